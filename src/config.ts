@@ -1,0 +1,68 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Process environment parsed once at start-up into a frozen object that is passed down
+ * explicitly; nothing below main.ts reads process.env for Hangar's own settings.
+ */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().min(1).optional(),
+  HANGAR_DATA_DIR: z.string().min(1).default(".hangar"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(2024),
+  HANGAR_API_KEYS: z.string().optional(),
+  HANGAR_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
+  REDIS_URL: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  NODE_ENV: z.string().default("production"),
+});
+
+export interface HangarConfig {
+  /** PostgreSQL connection string; absent → embedded PGlite under dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  host: string;
+  port: number;
+  /** Empty → the API is open (a warning is logged at start). */
+  apiKeys: readonly string[];
+  maxBodyBytes: number;
+  shutdownGraceMs: number;
+  redisUrl: string | null;
+  logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
+  isDevelopment: boolean;
+  /** Path of the langgraph.json deployment config. */
+  deploymentConfigPath: string;
+}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv,
+  overrides: { configPath?: string; port?: number } = {},
+): Readonly<HangarConfig> {
+  // An empty variable (FOO=) means unset, as shells and CI files commonly write it.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const values = parsed.data;
+  return Object.freeze({
+    databaseUrl: values.DATABASE_URL ?? null,
+    dataDir: path.resolve(values.HANGAR_DATA_DIR),
+    host: values.HOST,
+    port: overrides.port ?? values.PORT,
+    apiKeys: Object.freeze(
+      (values.HANGAR_API_KEYS ?? "")
+        .split(",")
+        .map((key) => key.trim())
+        .filter(Boolean),
+    ),
+    maxBodyBytes: values.HANGAR_MAX_BODY_BYTES,
+    shutdownGraceMs: values.HANGAR_SHUTDOWN_GRACE_MS,
+    redisUrl: values.REDIS_URL ?? null,
+    logLevel: values.LOG_LEVEL,
+    isDevelopment: values.NODE_ENV === "development",
+    deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),
+  });
+}

@@ -1,0 +1,31 @@
+import type pg from "pg";
+import { DataSource } from "typeorm";
+import { AssistantEntity } from "./entities/assistant.entity.js";
+import { AssistantVersionEntity } from "./entities/assistant-version.entity.js";
+import { ThreadEntity } from "./entities/thread.entity.js";
+import { MIGRATIONS } from "./migration-list.js";
+
+export const ENTITIES = [AssistantEntity, AssistantVersionEntity, ThreadEntity];
+
+/**
+ * TypeORM on OUR pool: the driver option is given a Pool "class" whose constructor returns the
+ * shared pool, so TypeORM, the LangGraph checkpointer and raw SQL all use one pool (required for
+ * PGlite, where a second connection corrupts the session, and simpler for PostgreSQL).
+ */
+export function createDataSource(pool: pg.Pool): DataSource {
+  const sharedPoolDriver = {
+    Pool: function SharedPool() {
+      return pool;
+    },
+  };
+  return new DataSource({
+    type: "postgres",
+    driver: sharedPoolDriver,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: "hangar_migrations",
+    migrationsTransactionMode: "each",
+    synchronize: false,
+    logging: false,
+  });
+}

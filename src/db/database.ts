@@ -1,0 +1,77 @@
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import pg from "pg";
+import type { DataSource } from "typeorm";
+import type { Logger } from "../logger.js";
+import { createDataSource } from "./data-source.js";
+import { openEmbeddedPool } from "./embedded-pool.js";
+
+export type DatabaseKind = "postgres" | "embedded";
+
+/** Every handle on the database, all over one pg pool. */
+export interface Database {
+  kind: DatabaseKind;
+  pool: pg.Pool;
+  dataSource: DataSource;
+  checkpointer: PostgresSaver;
+  store: PostgresStore;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Connections in the PostgreSQL pool (ignored for the embedded database, always 1). */
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
+  const { pool, kind, closePool } = await openPool(options);
+  pool.on("error", (error) => log.warn({ err: error }, "idle database connection failed"));
+  const dataSource = createDataSource(pool);
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await closePool();
+    throw error;
+  }
+  const checkpointer = new PostgresSaver(pool);
+  const store = createStoreOnPool(pool);
+  log.info({ database: kind }, "database connected");
+  return {
+    kind,
+    pool,
+    dataSource,
+    checkpointer,
+    store,
+    async close() {
+      // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.
+      await dataSource.destroy();
+      if (kind === "embedded") await closePool();
+    },
+  };
+}
+
+async function openPool(
+  options: DatabaseOptions,
+): Promise<{ pool: pg.Pool; kind: DatabaseKind; closePool: () => Promise<void> }> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    return { pool, kind: "postgres", closePool: () => pool.end() };
+  }
+  const embedded = await openEmbeddedPool(options.dataDir);
+  return { pool: embedded.pool, kind: "embedded", closePool: () => embedded.close() };
+}
+
+/**
+ * PostgresStore takes connection options, not a pool, and builds its own pool lazily (nothing
+ * connects until used). We swap in the shared pool before first use so the store never opens a
+ * second connection (fatal on PGlite).
+ */
+function createStoreOnPool(pool: pg.Pool): PostgresStore {
+  const store = new PostgresStore({ connectionOptions: {} });
+  const core = (store as unknown as { core: { pool: pg.Pool } }).core;
+  void core.pool.end().catch(() => undefined);
+  core.pool = pool;
+  return store;
+}

@@ -1,0 +1,5 @@
+import { CreateAssistants1763760000000 } from "../../migrations/1763760000000-create-assistants.js";
+import { CreateThreads1763760001000 } from "../../migrations/1763760001000-create-threads.js";
+
+/** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
+export const MIGRATIONS = [CreateAssistants1763760000000, CreateThreads1763760001000];

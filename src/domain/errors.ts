@@ -1,0 +1,66 @@
+/**
+ * The only errors services throw. Each carries a transport-neutral code; REST maps codes to
+ * statuses in rest/app.ts and GraphQL to extensions.code in graphql/errors.ts, nowhere else.
+ */
+export type AppErrorCode =
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "INVALID_INPUT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "THREAD_BUSY"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNAVAILABLE";
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super("NOT_FOUND", message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super("CONFLICT", message);
+  }
+}
+
+export class InvalidInputError extends AppError {
+  constructor(message: string) {
+    super("INVALID_INPUT", message);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = "Missing or invalid API key: send it in the x-api-key header") {
+    super("UNAUTHENTICATED", message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super("PAYLOAD_TOO_LARGE", `Request body is larger than the limit of ${limitBytes} bytes`);
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("UNAVAILABLE", message, options);
+  }
+}
+
+/** Anything caught as unknown becomes an Error (with the original as cause) before logging. */
+export function coerceError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  return new Error(typeof value === "string" ? value : JSON.stringify(value), { cause: value });
+}

@@ -1,0 +1,21 @@
+import type { JsonObject } from "./json.js";
+
+export const THREAD_STATUSES = ["idle", "busy", "interrupted", "error"] as const;
+export type ThreadStatus = (typeof THREAD_STATUSES)[number];
+
+export interface Thread {
+  threadId: string;
+  createdAt: Date;
+  updatedAt: Date;
+  stateUpdatedAt: Date;
+  metadata: JsonObject;
+  status: ThreadStatus;
+  config: JsonObject;
+  values: JsonObject | null;
+  interrupts: JsonObject;
+  /** The last run's error (a string or an object), null when the thread is not in error. */
+  error: string | JsonObject | null;
+}
+
+export const THREAD_SORT_FIELDS = ["thread_id", "status", "created_at", "updated_at", "state_updated_at"] as const;
+export type ThreadSortField = (typeof THREAD_SORT_FIELDS)[number];

@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { parseEnv } from "node:util";
+import { z } from "zod";
+
+/** One entry of `graphs`, resolved against the config file's directory. */
+export interface GraphSpec {
+  graphId: string;
+  /** The spec exactly as written in the config, e.g. `./agent/graph.ts:graph`; used in messages. */
+  spec: string;
+  /** Absolute path of the module. */
+  modulePath: string;
+  /** Export to read; `default` when the spec names none. */
+  exportName: string;
+  description?: string;
+}
+
+export interface DeploymentConfig {
+  /** Absolute path of the config file. */
+  path: string;
+  directory: string;
+  /** In config order. */
+  graphs: GraphSpec[];
+  /** Resolved values: the inline object, or the parsed contents of the referenced .env file. */
+  env: Record<string, string>;
+  http: ({ cors?: unknown } & Record<string, unknown>) | undefined;
+  auth: unknown;
+  /** Top-level keys Hangar does not interpret (node_version, dependencies, …), untouched. */
+  extra: Record<string, unknown>;
+}
+
+// Env values are strings in langgraph.json, but numbers/booleans are common hand-written slips;
+// stringifying them is what a .env file would have produced anyway.
+const EnvValue = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+
+// langgraph-cli also accepts `{ path, description }` objects for a graph, so we do too.
+const GraphEntry = z.union([
+  z.string().min(1),
+  z.object({ path: z.string().min(1), description: z.string().optional() }),
+]);
+
+const DeploymentConfigFile = z.looseObject({
+  graphs: z
+    .record(z.string().min(1), GraphEntry)
+    .refine((graphs) => Object.keys(graphs).length > 0, "must declare at least one graph"),
+  env: z.union([z.record(z.string(), EnvValue), z.string().min(1)]).optional(),
+  http: z.looseObject({ cors: z.unknown().optional() }).optional(),
+  auth: z.unknown().optional(),
+});
+
+const KNOWN_KEYS = new Set(["graphs", "env", "http", "auth"]);
+
+/** Reads and validates a langgraph.json-style file; every failure names the file. */
+export function loadDeploymentConfig(configPath: string): DeploymentConfig {
+  const absolutePath = path.resolve(configPath);
+  const directory = path.dirname(absolutePath);
+  const fail = (problem: string, cause?: unknown): never => {
+    throw new Error(`Invalid deployment config ${absolutePath}: ${problem}`, { cause });
+  };
+
+  let text: string;
+  try {
+    text = readFileSync(absolutePath, "utf8");
+  } catch (error) {
+    return fail(`cannot read file (${(error as Error).message})`, error);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return fail(`not valid JSON (${(error as Error).message})`, error);
+  }
+  const parsed = DeploymentConfigFile.safeParse(json);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    return fail(problems.join("; "));
+  }
+  const file = parsed.data;
+
+  const graphs = Object.entries(file.graphs).map(([graphId, entry]): GraphSpec => {
+    const spec = typeof entry === "string" ? entry : entry.path;
+    const { modulePath, exportName } = splitGraphSpec(spec);
+    if (modulePath === "") fail(`graphs.${graphId}: "${spec}" names no module path`);
+    return {
+      graphId,
+      spec,
+      modulePath: path.resolve(directory, modulePath),
+      exportName,
+      ...(typeof entry === "object" && entry.description !== undefined ? { description: entry.description } : {}),
+    };
+  });
+
+  let env: Record<string, string> = {};
+  if (typeof file.env === "string") {
+    const envPath = path.resolve(directory, file.env);
+    try {
+      env = definedEntries(parseEnv(readFileSync(envPath, "utf8")));
+    } catch (error) {
+      fail(`env file ${envPath} cannot be read (${(error as Error).message})`, error);
+    }
+  } else if (file.env !== undefined) {
+    env = file.env;
+  }
+
+  const extra = Object.fromEntries(Object.entries(file).filter(([key]) => !KNOWN_KEYS.has(key)));
+  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, extra };
+}
+
+/**
+ * Splits `./path.ts:exportName`. Only a colon after the last path separator counts, so Windows
+ * drive letters (`C:\graphs\a.ts`) are not mistaken for an export name.
+ */
+export function splitGraphSpec(spec: string): { modulePath: string; exportName: string } {
+  const lastSeparator = Math.max(spec.lastIndexOf("/"), spec.lastIndexOf("\\"));
+  const colon = spec.lastIndexOf(":");
+  if (colon > lastSeparator) {
+    const exportName = spec.slice(colon + 1).trim();
+    return { modulePath: spec.slice(0, colon).trim(), exportName: exportName || "default" };
+  }
+  return { modulePath: spec.trim(), exportName: "default" };
+}
+
+/**
+ * Copies config env into `target` without overriding variables that are already set: the
+ * operator's real environment must win over values committed next to the graphs.
+ * Returns the names that were applied.
+ */
+export function applyDeploymentEnv(config: DeploymentConfig, target: NodeJS.ProcessEnv = process.env): string[] {
+  const applied: string[] = [];
+  for (const [name, value] of Object.entries(config.env)) {
+    if (target[name] !== undefined) continue;
+    target[name] = value;
+    applied.push(name);
+  }
+  return applied;
+}
+
+function definedEntries(dict: NodeJS.Dict<string>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(dict)) if (value !== undefined) result[key] = value;
+  return result;
+}

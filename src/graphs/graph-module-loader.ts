@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { register, type NamespacedUnregister } from "tsx/esm/api";
+
+export interface GraphModuleLoader {
+  /** Imports a TypeScript or JavaScript module by absolute path. */
+  importModule(modulePath: string): Promise<Record<string, unknown>>;
+  /** Removes the tsx hooks; modules already imported stay usable. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads graph modules through tsx's programmatic API, because Hangar itself runs as compiled
+ * JavaScript (node dist/...) where Node cannot import `.ts` files.
+ *
+ * We register ONE tsx namespace per loader rather than calling `tsImport` per graph or
+ * registering tsx globally:
+ * - a global `register()` would route every later import of the server through tsx's hooks;
+ * - `tsImport` registers a fresh namespace on every call, and each namespace instantiates its
+ *   own copy of every module it reaches (measured: @langchain/langgraph is re-evaluated,
+ *   ~0.9 s), so graphs of one deployment would not even share packages with each other.
+ * Inside the namespace, deployment modules (and the packages they import) are separate module
+ * instances from the server's. That is why the registry duck-types everything it gets back.
+ * JavaScript modules go through the same namespace so that JS and TS graphs share instances.
+ */
+export function createGraphModuleLoader(parentPath: string): GraphModuleLoader {
+  const parentURL = pathToFileURL(parentPath).href;
+  let api: NamespacedUnregister | undefined;
+  return {
+    async importModule(modulePath) {
+      api ??= register({ namespace: `hangar-graphs-${randomUUID()}` });
+      return (await api.import(pathToFileURL(modulePath).href, parentURL)) as Record<string, unknown>;
+    },
+    async close() {
+      await api?.unregister();
+      api = undefined;
+    },
+  };
+}
+
+/**
+ * Reads a named export. CommonJS modules imported from ESM expose `module.exports` as `default`,
+ * and Node's static detection of their named exports is best-effort, so we also look there.
+ */
+export function readModuleExport(moduleNamespace: Record<string, unknown>, exportName: string): unknown {
+  if (Object.prototype.hasOwnProperty.call(moduleNamespace, exportName)) return moduleNamespace[exportName];
+  const commonJsExports = moduleNamespace.default;
+  if (
+    exportName !== "default" &&
+    typeof commonJsExports === "object" &&
+    commonJsExports !== null &&
+    Object.prototype.hasOwnProperty.call(commonJsExports, exportName)
+  ) {
+    return (commonJsExports as Record<string, unknown>)[exportName];
+  }
+  const available = Object.keys(moduleNamespace);
+  throw new Error(
+    `the module has no export "${exportName}" (it exports: ${available.length > 0 ? available.join(", ") : "nothing"})`,
+  );
+}

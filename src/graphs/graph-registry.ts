@@ -1,0 +1,213 @@
+import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type GraphSpec } from "./deployment-config.js";
+import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
+import { createGraphModuleLoader, readModuleExport } from "./graph-module-loader.js";
+import { extractGraphSchemas, type GraphSchemas } from "./graph-schemas.js";
+import {
+  describeValue,
+  isCompiledGraphLike,
+  isGraphBuilderLike,
+  isGraphFactory,
+  type CompiledGraphLike,
+  type GraphFactory,
+} from "./graph-shapes.js";
+
+export type { CompiledGraphLike } from "./graph-shapes.js";
+export type { GraphDrawing } from "./graph-drawing.js";
+export type { GraphSchemas, JSONSchema } from "./graph-schemas.js";
+export type { DeploymentConfig, GraphSpec } from "./deployment-config.js";
+
+export interface GraphRegistry {
+  /** Deployed graph ids, in config order. */
+  names(): string[];
+  has(graphId: string): boolean;
+  getDrawing(graphId: string, options?: { xray?: boolean | number }): Promise<GraphDrawing>;
+  getSchemas(graphId: string): Promise<GraphSchemas>;
+  /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
+  getSubgraphs(graphId: string, options?: { namespace?: string; recurse?: boolean }): Promise<Record<string, GraphSchemas>>;
+  /**
+   * Compiled graph for execution. Factories are called again with `config` on every call;
+   * other exports return the one instance built at start-up. `checkpointer` / `store`, when
+   * given, are assigned onto the returned graph (LangGraph reads them at each invocation), so
+   * a shared instance carries the last ones set: callers should always pass the same ones.
+   */
+  resolve(
+    graphId: string,
+    options?: { config?: Record<string, unknown>; checkpointer?: unknown; store?: unknown },
+  ): Promise<CompiledGraphLike>;
+}
+
+/** pino-shaped: structured fields first, then the message. */
+export interface GraphRegistryLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Start-up failure of one graph: names the graph, its spec and the cause. */
+export class GraphLoadError extends Error {
+  readonly graphId: string;
+  readonly spec: string;
+
+  constructor(graphId: string, spec: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Graph "${graphId}" (${spec}) could not be loaded: ${reason}`, { cause });
+    this.name = "GraphLoadError";
+    this.graphId = graphId;
+    this.spec = spec;
+  }
+}
+
+interface LoadedGraph {
+  spec: GraphSpec;
+  factory: GraphFactory | null;
+  /** Built at start-up; for factories, the result of calling it with DEFAULT_FACTORY_CONFIG. */
+  graph: CompiledGraphLike;
+}
+
+// Factories commonly read `config.configurable.<x>`; an empty object keeps that from throwing.
+const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
+
+/**
+ * Reads the deployment config, applies its env, and imports and builds every graph eagerly so
+ * that a broken deployment stops start-up instead of failing its first run.
+ */
+export async function loadGraphRegistry(
+  configPath: string,
+  log: GraphRegistryLog,
+): Promise<{ registry: GraphRegistry; config: DeploymentConfig }> {
+  const config = loadDeploymentConfig(configPath);
+  // Before any import: graph modules often read env (API keys) at import time.
+  const appliedEnv = applyDeploymentEnv(config);
+  if (appliedEnv.length > 0) log.info({ variables: appliedEnv }, "applied deployment env");
+
+  const loader = createGraphModuleLoader(config.path);
+  const graphs = new Map<string, LoadedGraph>();
+  for (const spec of config.graphs) {
+    const startedAt = Date.now();
+    const loaded = await loadGraph(spec, (modulePath) => loader.importModule(modulePath));
+    graphs.set(spec.graphId, loaded);
+    log.info(
+      { graphId: spec.graphId, spec: spec.spec, factory: loaded.factory !== null, ms: Date.now() - startedAt },
+      "graph loaded",
+    );
+  }
+  return { registry: createGraphRegistry(graphs, log), config };
+}
+
+async function loadGraph(
+  spec: GraphSpec,
+  importModule: (modulePath: string) => Promise<Record<string, unknown>>,
+): Promise<LoadedGraph> {
+  try {
+    const moduleNamespace = await importModule(spec.modulePath);
+    const exported = readModuleExport(moduleNamespace, spec.exportName);
+    if (isGraphFactory(exported)) {
+      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG) };
+    }
+    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`) };
+  } catch (error) {
+    throw new GraphLoadError(spec.graphId, spec.spec, error);
+  }
+}
+
+async function buildFromFactory(factory: GraphFactory, config: Record<string, unknown>): Promise<CompiledGraphLike> {
+  // A factory must return a graph, not another factory: one level keeps errors explainable.
+  return toCompiledGraph(await factory(config), "the factory's result");
+}
+
+async function toCompiledGraph(value: unknown, what: string): Promise<CompiledGraphLike> {
+  if (isCompiledGraphLike(value)) return value;
+  if (isGraphBuilderLike(value)) {
+    const compiled = await value.compile();
+    if (isCompiledGraphLike(compiled)) return compiled;
+    throw new Error(`${what} is a graph builder whose compile() returned ${describeValue(compiled)}`);
+  }
+  throw new Error(
+    `${what} is ${describeValue(value)}; expected a compiled graph, a StateGraph, or a (async) function returning one`,
+  );
+}
+
+function createGraphRegistry(graphs: Map<string, LoadedGraph>, log: GraphRegistryLog): GraphRegistry {
+  const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
+
+  const getLoaded = (graphId: string): LoadedGraph => {
+    const loaded = graphs.get(graphId);
+    if (loaded === undefined) {
+      throw new Error(`Unknown graph "${graphId}"; deployed graphs: ${[...graphs.keys()].join(", ")}`);
+    }
+    return loaded;
+  };
+
+  // Keyed by graph object: one entry per deployed graph and per subgraph instance.
+  const schemasOf = (graphId: string, graph: CompiledGraphLike): GraphSchemas => {
+    let cached = schemaCache.get(graph);
+    if (cached === undefined) {
+      const { graph_id: _ignored, ...schemas } = extractGraphSchemas(graphId, graph, (kind, error) =>
+        log.warn({ graphId, kind, err: error }, "could not derive a graph schema; serving null"),
+      );
+      cached = schemas;
+      schemaCache.set(graph, cached);
+    }
+    return { graph_id: graphId, ...cached };
+  };
+
+  return {
+    names: () => [...graphs.keys()],
+    has: (graphId) => graphs.has(graphId),
+
+    async getDrawing(graphId, options = {}) {
+      return drawGraph(getLoaded(graphId).graph, options.xray ?? false);
+    },
+
+    async getSchemas(graphId) {
+      return schemasOf(graphId, getLoaded(graphId).graph);
+    },
+
+    async getSubgraphs(graphId, options = {}) {
+      const result: Record<string, GraphSchemas> = {};
+      for await (const [namespace, subgraph] of listSubgraphs(getLoaded(graphId).graph, options)) {
+        if (isCompiledGraphLike(subgraph)) result[namespace] = schemasOf(graphId, subgraph);
+      }
+      return result;
+    },
+
+    async resolve(graphId, options = {}) {
+      const loaded = getLoaded(graphId);
+      let graph = loaded.graph;
+      if (loaded.factory !== null) {
+        try {
+          graph = await buildFromFactory(loaded.factory, options.config ?? DEFAULT_FACTORY_CONFIG);
+        } catch (error) {
+          throw new GraphLoadError(graphId, loaded.spec.spec, error);
+        }
+      }
+      if (options.checkpointer !== undefined) graph.checkpointer = options.checkpointer;
+      if (options.store !== undefined) graph.store = options.store;
+      return graph;
+    },
+  };
+}
+
+/**
+ * LangGraph's own traversal (it looks through node runnables and RunnableSequences for Pregel
+ * instances, by a duck-typed `lg_is_pregel` flag). Graphs without it get a one-level scan of
+ * node runnables.
+ */
+async function* listSubgraphs(
+  graph: CompiledGraphLike,
+  options: { namespace?: string; recurse?: boolean },
+): AsyncGenerator<[string, unknown]> {
+  if (typeof graph.getSubgraphsAsync === "function") {
+    yield* graph.getSubgraphsAsync(options.namespace, options.recurse ?? false);
+    return;
+  }
+  if (typeof graph.getSubgraphs === "function") {
+    yield* graph.getSubgraphs(options.namespace, options.recurse ?? false);
+    return;
+  }
+  for (const [name, node] of Object.entries(graph.nodes ?? {})) {
+    const bound = (node as { bound?: unknown } | null)?.bound;
+    if (isCompiledGraphLike(bound) && (options.namespace === undefined || options.namespace === name)) {
+      yield [name, bound];
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import { UnauthenticatedError, PayloadTooLargeError } from "../domain/errors.js";
+import type { HangarRuntime } from "../runtime.js";
+import { mountRestApi } from "../rest/app.js";
+import { respondWithError } from "../rest/errors.js";
+import type { GraphqlServer } from "../graphql/yoga.js";
+import { authenticateRequest } from "./api-keys.js";
+import type { HttpEnv } from "./http-env.js";
+import { serverInfo } from "./server-info.js";
+
+/**
+ * The HTTP surface: /ok (always open), then API-key and body-size checks for everything else,
+ * /info, GraphQL at /graphql and the LangGraph-compatible REST API.
+ */
+export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+  const { apiKeys, maxBodyBytes } = runtime.config;
+
+  app.get("/ok", (c) => c.json({ ok: true }));
+
+  app.use("*", async (c, next) => {
+    const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
+    c.set("log", log);
+    const actor = authenticateRequest(apiKeys, c.req.raw.headers);
+    if (!actor) return respondWithError(c, new UnauthenticatedError(), log);
+    c.set("actor", actor);
+    const declaredLength = Number(c.req.header("content-length") ?? 0);
+    if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);
+    await next();
+  });
+
+  app.get("/info", (c) => c.json(serverInfo(runtime)));
+
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) =>
+    graphql.fetch(c.req.raw, { actor: c.get("actor"), log: c.get("log") }),
+  );
+
+  mountRestApi(app, runtime);
+  return app;
+}

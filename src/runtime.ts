@@ -1,0 +1,18 @@
+import type { HangarConfig } from "./config.js";
+import type { Database } from "./db/database.js";
+import type { GraphRegistry } from "./graphs/graph-registry.js";
+import type { Logger } from "./logger.js";
+import type { Actor, ServiceContext } from "./services/service-context.js";
+
+/** What a running Hangar process holds: built once in main.ts and handed to every transport. */
+export interface HangarRuntime {
+  config: Readonly<HangarConfig>;
+  db: Database;
+  graphs: GraphRegistry;
+  log: Logger;
+}
+
+/** A service context for one request or job. */
+export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: Logger = runtime.log): ServiceContext {
+  return { db: runtime.db, graphs: runtime.graphs, log, now: () => new Date(), actor };
+}

@@ -1,0 +1,251 @@
+import type { EntityManager } from "typeorm";
+import { AssistantEntity } from "../db/entities/assistant.entity.js";
+import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
+import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
+import { withTransaction } from "../db/tx.js";
+import {
+  SYSTEM_CREATOR,
+  type Assistant,
+  type AssistantSortField,
+  type AssistantVersion,
+  type SortOrder,
+} from "../domain/assistant.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
+import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
+import type { JsonObject } from "../domain/json.js";
+import type { ServiceContext } from "./service-context.js";
+import { threadsService } from "./threads.service.js";
+
+export interface CreateAssistantInput {
+  graphId: string;
+  assistantId?: string;
+  ifExists?: "raise" | "do_nothing";
+  name?: string;
+  description?: string | null;
+  config?: JsonObject;
+  context?: JsonObject;
+  metadata?: JsonObject;
+}
+
+export interface UpdateAssistantInput {
+  graphId?: string;
+  name?: string;
+  description?: string | null;
+  config?: JsonObject;
+  /** Exactly the new version's context: omitted → {} (nothing is taken from earlier versions). */
+  context?: JsonObject;
+  /** Exactly the new version's metadata: omitted → {}. */
+  metadata?: JsonObject;
+}
+
+export interface SearchAssistantsInput extends AssistantFilter {
+  limit: number;
+  offset: number;
+  sortBy?: AssistantSortField;
+  sortOrder?: SortOrder;
+}
+
+const DEFAULT_NAME = "Untitled";
+
+/** Accepts an assistant id or a deployed graph's name (→ that graph's system assistant). */
+export function resolveAssistantId(ctx: ServiceContext, assistantIdOrGraph: string): string {
+  if (ctx.graphs.has(assistantIdOrGraph)) return systemAssistantId(assistantIdOrGraph);
+  if (isUuid(assistantIdOrGraph)) return assistantIdOrGraph.toLowerCase();
+  throw new NotFoundError(`Assistant '${assistantIdOrGraph}' not found: it is neither an assistant id nor a deployed graph`);
+}
+
+function requireDeployedGraph(ctx: ServiceContext, graphId: string): void {
+  if (!ctx.graphs.has(graphId)) {
+    throw new InvalidInputError(`Graph '${graphId}' is not deployed; deployed graphs: ${ctx.graphs.names().join(", ")}`);
+  }
+}
+
+async function loadAssistant(manager: EntityManager, assistantId: string, lock = false): Promise<Assistant> {
+  const assistant = await manager.findOne(AssistantEntity, {
+    where: { assistantId },
+    ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
+  });
+  if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+  return assistant;
+}
+
+function versionOf(assistant: Assistant, createdAt: Date): AssistantVersion {
+  const { updatedAt: _updatedAt, ...fields } = assistant;
+  return { ...fields, createdAt };
+}
+
+export const assistantsService = {
+  async create(ctx: ServiceContext, input: CreateAssistantInput): Promise<Assistant> {
+    requireDeployedGraph(ctx, input.graphId);
+    if (input.assistantId !== undefined && !isUuid(input.assistantId)) {
+      throw new InvalidInputError(`assistant_id must be a UUID, got '${input.assistantId}'`);
+    }
+    const assistantId = input.assistantId?.toLowerCase() ?? newId();
+    const now = ctx.now();
+    const assistant: Assistant = {
+      assistantId,
+      graphId: input.graphId,
+      name: input.name ?? DEFAULT_NAME,
+      description: input.description ?? null,
+      config: input.config ?? {},
+      context: input.context ?? {},
+      metadata: input.metadata ?? {},
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return withTransaction(ctx.db, async (manager) => {
+      const inserted = await manager
+        .createQueryBuilder()
+        .insert()
+        .into(AssistantEntity)
+        .values(assistant)
+        .orIgnore()
+        .returning("assistant_id")
+        .execute();
+      if (inserted.raw.length === 0) {
+        if (input.ifExists === "do_nothing") return loadAssistant(manager, assistantId);
+        throw new ConflictError(`Assistant '${assistantId}' already exists`);
+      }
+      await manager.insert(AssistantVersionEntity, versionOf(assistant, now));
+      return assistant;
+    });
+  },
+
+  async get(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
+    return loadAssistant(ctx.db.dataSource.manager, resolveAssistantId(ctx, assistantIdOrGraph));
+  },
+
+  /** For DataLoaders: results in key order, null where an assistant does not exist. */
+  async getMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<(Assistant | null)[]> {
+    const valid = assistantIds.filter(isUuid);
+    const found = valid.length
+      ? await ctx.db.dataSource.manager
+          .createQueryBuilder(AssistantEntity, "a")
+          .where("a.assistant_id = ANY(:ids)", { ids: valid })
+          .getMany()
+      : [];
+    const byId = new Map(found.map((assistant) => [assistant.assistantId, assistant]));
+    return assistantIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+  },
+
+  /** Always creates version N+1 (N = highest existing) and makes it active. */
+  async update(ctx: ServiceContext, assistantIdOrGraph: string, input: UpdateAssistantInput): Promise<Assistant> {
+    const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    if (input.graphId !== undefined) requireDeployedGraph(ctx, input.graphId);
+    return withTransaction(ctx.db, async (manager) => {
+      const active = await loadAssistant(manager, assistantId, true);
+      const [{ max }] = await manager.query(
+        "SELECT max(version)::int AS max FROM assistant_versions WHERE assistant_id = $1",
+        [assistantId],
+      );
+      const now = ctx.now();
+      const updated: Assistant = {
+        ...active,
+        graphId: input.graphId ?? active.graphId,
+        name: input.name ?? active.name,
+        description: input.description !== undefined ? input.description : active.description,
+        config: input.config ?? active.config,
+        context: input.context ?? {},
+        metadata: input.metadata ?? {},
+        version: (max ?? active.version) + 1,
+        updatedAt: now,
+      };
+      await manager.insert(AssistantVersionEntity, versionOf(updated, now));
+      await manager.save(AssistantEntity, updated);
+      return updated;
+    });
+  },
+
+  /** Makes an existing version active: the assistant's fields become that version's. */
+  async setActiveVersion(ctx: ServiceContext, assistantIdOrGraph: string, version: number): Promise<Assistant> {
+    const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    return withTransaction(ctx.db, async (manager) => {
+      const active = await loadAssistant(manager, assistantId, true);
+      const chosen = await manager.findOne(AssistantVersionEntity, { where: { assistantId, version } });
+      if (!chosen) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
+      const { createdAt: _versionCreatedAt, ...fields } = chosen;
+      const updated: Assistant = { ...active, ...fields, updatedAt: ctx.now() };
+      await manager.save(AssistantEntity, updated);
+      return updated;
+    });
+  },
+
+  async listVersions(
+    ctx: ServiceContext,
+    assistantIdOrGraph: string,
+    input: { metadata?: JsonObject; limit: number; offset: number },
+  ): Promise<AssistantVersion[]> {
+    const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    const manager = ctx.db.dataSource.manager;
+    await loadAssistant(manager, assistantId);
+    const query = manager
+      .createQueryBuilder(AssistantVersionEntity, "v")
+      .where("v.assistant_id = :assistantId", { assistantId });
+    if (input.metadata) {
+      query.andWhere("v.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(input.metadata) });
+    }
+    return query.orderBy("v.version", "DESC").offset(input.offset).limit(input.limit).getMany();
+  },
+
+  /** For DataLoaders: every version of each assistant (newest first), in key order. */
+  async listVersionsOfMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<AssistantVersion[][]> {
+    const versions = await ctx.db.dataSource.manager
+      .createQueryBuilder(AssistantVersionEntity, "v")
+      .where("v.assistant_id = ANY(:ids)", { ids: assistantIds.filter(isUuid) })
+      .orderBy("v.version", "DESC")
+      .getMany();
+    return assistantIds.map((id) => versions.filter((version) => version.assistantId === id));
+  },
+
+  async search(ctx: ServiceContext, input: SearchAssistantsInput): Promise<Assistant[]> {
+    const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
+    return searchAssistants(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder });
+  },
+
+  async count(ctx: ServiceContext, filter: AssistantFilter): Promise<number> {
+    return countAssistants(ctx.db.dataSource.manager, filter);
+  },
+
+  /** Deletes every version; with deleteThreads also the threads the assistant created. */
+  async delete(ctx: ServiceContext, assistantIdOrGraph: string, options: { deleteThreads?: boolean } = {}) {
+    const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    await withTransaction(ctx.db, async (manager) => {
+      await loadAssistant(manager, assistantId, true);
+      if (options.deleteThreads) await threadsService.deleteCreatedByAssistant(manager, assistantId);
+      await manager.delete(AssistantEntity, { assistantId });
+    });
+  },
+
+  /** One assistant per deployed graph, with a stable id; existing ones are left as they are. */
+  async ensureSystemAssistants(ctx: ServiceContext): Promise<void> {
+    for (const graphId of ctx.graphs.names()) {
+      await assistantsService.create(ctx, {
+        graphId,
+        assistantId: systemAssistantId(graphId),
+        ifExists: "do_nothing",
+        name: graphId,
+        metadata: { created_by: SYSTEM_CREATOR },
+      });
+    }
+  },
+
+  async getGraphDrawing(ctx: ServiceContext, assistantIdOrGraph: string, options: { xray?: boolean | number }) {
+    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
+    return ctx.graphs.getDrawing(assistant.graphId, options);
+  },
+
+  async getSchemas(ctx: ServiceContext, assistantIdOrGraph: string) {
+    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
+    return ctx.graphs.getSchemas(assistant.graphId);
+  },
+
+  async getSubgraphs(
+    ctx: ServiceContext,
+    assistantIdOrGraph: string,
+    options: { namespace?: string; recurse?: boolean },
+  ) {
+    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
+    return ctx.graphs.getSubgraphs(assistant.graphId, options);
+  },
+};

@@ -1,0 +1,142 @@
+import type { EntityManager } from "typeorm";
+import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
+import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
+import { withTransaction } from "../db/tx.js";
+import type { SortOrder } from "../domain/assistant.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
+import { isUuid, newId } from "../domain/ids.js";
+import type { JsonObject } from "../domain/json.js";
+import type { Thread, ThreadSortField } from "../domain/thread.js";
+import type { ServiceContext } from "./service-context.js";
+
+export interface CreateThreadInput {
+  threadId?: string;
+  metadata?: JsonObject;
+  ifExists?: "raise" | "do_nothing";
+}
+
+export interface SearchThreadsInput extends ThreadFilter {
+  limit: number;
+  offset: number;
+  sortBy?: ThreadSortField;
+  sortOrder?: SortOrder;
+}
+
+function requireThreadId(threadId: string): string {
+  if (!isUuid(threadId)) throw new NotFoundError(`Thread '${threadId}' not found: thread ids are UUIDs`);
+  return threadId.toLowerCase();
+}
+
+async function loadThread(manager: EntityManager, threadId: string, lock = false): Promise<Thread> {
+  const thread = await manager.findOne(ThreadEntity, {
+    where: { threadId: requireThreadId(threadId) },
+    ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
+  });
+  if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
+  return thread;
+}
+
+export const threadsService = {
+  async create(ctx: ServiceContext, input: CreateThreadInput): Promise<Thread> {
+    if (input.threadId !== undefined && !isUuid(input.threadId)) {
+      throw new InvalidInputError(`thread_id must be a UUID, got '${input.threadId}'`);
+    }
+    const now = ctx.now();
+    const thread: Thread = {
+      threadId: input.threadId?.toLowerCase() ?? newId(),
+      createdAt: now,
+      updatedAt: now,
+      stateUpdatedAt: now,
+      metadata: input.metadata ?? {},
+      status: "idle",
+      config: {},
+      values: null,
+      interrupts: {},
+      error: null,
+    };
+    const inserted = await ctx.db.dataSource.manager
+      .createQueryBuilder()
+      .insert()
+      .into(ThreadEntity)
+      .values(thread)
+      .orIgnore()
+      .returning("thread_id")
+      .execute();
+    if (inserted.raw.length === 0) {
+      if (input.ifExists === "do_nothing") return loadThread(ctx.db.dataSource.manager, thread.threadId);
+      throw new ConflictError(`Thread '${thread.threadId}' already exists`);
+    }
+    return thread;
+  },
+
+  async get(ctx: ServiceContext, threadId: string): Promise<Thread> {
+    return loadThread(ctx.db.dataSource.manager, threadId);
+  },
+
+  /** For DataLoaders: results in key order, null where a thread does not exist. */
+  async getMany(ctx: ServiceContext, threadIds: readonly string[]): Promise<(Thread | null)[]> {
+    const valid = threadIds.filter(isUuid);
+    const found = valid.length
+      ? await ctx.db.dataSource.manager
+          .createQueryBuilder(ThreadEntity, "t")
+          .where("t.thread_id = ANY(:ids)", { ids: valid })
+          .getMany()
+      : [];
+    const byId = new Map(found.map((thread) => [thread.threadId, thread]));
+    return threadIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+  },
+
+  /** Merges the given metadata into the thread's (keys given win; others stay). */
+  async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject }): Promise<Thread> {
+    return withTransaction(ctx.db, async (manager) => {
+      const thread = await loadThread(manager, threadId, true);
+      const updated: Thread = {
+        ...thread,
+        metadata: { ...thread.metadata, ...(input.metadata ?? {}) },
+        updatedAt: ctx.now(),
+      };
+      await manager.save(ThreadEntity, updated);
+      return updated;
+    });
+  },
+
+  /** Deletes the thread with its checkpoints (and, through foreign keys, its runs and crons). */
+  async delete(ctx: ServiceContext, threadId: string): Promise<void> {
+    await withTransaction(ctx.db, async (manager) => {
+      const thread = await loadThread(manager, threadId, true);
+      await deleteThreadCheckpoints(manager, [thread.threadId]);
+      await manager.delete(ThreadEntity, { threadId: thread.threadId });
+    });
+  },
+
+  /** Used when an assistant is deleted with delete_threads: its threads name it in metadata. */
+  async deleteCreatedByAssistant(manager: EntityManager, assistantId: string): Promise<void> {
+    const rows: { thread_id: string }[] = await manager.query(
+      "DELETE FROM threads WHERE metadata ->> 'assistant_id' = $1 RETURNING thread_id",
+      [assistantId],
+    );
+    if (rows.length) await deleteThreadCheckpoints(manager, rows.map((row) => row.thread_id));
+  },
+
+  async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Thread[]> {
+    const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
+    return searchThreads(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder });
+  },
+
+  async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {
+    return countThreads(ctx.db.dataSource.manager, filter);
+  },
+
+  /** A new thread with the same metadata, config, values and full checkpoint history. */
+  async copy(ctx: ServiceContext, threadId: string): Promise<Thread> {
+    return withTransaction(ctx.db, async (manager) => {
+      const source = await loadThread(manager, threadId);
+      const now = ctx.now();
+      const copy: Thread = { ...source, threadId: newId(), createdAt: now, updatedAt: now };
+      await manager.insert(ThreadEntity, copy);
+      await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
+      return copy;
+    });
+  },
+};

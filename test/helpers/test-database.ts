@@ -1,0 +1,39 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { adminUrl, databaseUrlFor, TEMPLATE_DATABASE } from "./postgres-urls.js";
+
+export interface TestDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database cloned from the template built in global-setup.ts. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `hangar_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DATABASE}`));
+  return {
+    url: databaseUrlFor(name),
+    name,
+    drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    // CREATE DATABASE … TEMPLATE fails while another session is copying the same template.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn(admin);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code !== "55006" || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+}

@@ -1,0 +1,59 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@langchain/langgraph-sdk";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { startHangar, type RunningHangar } from "../../src/main.js";
+import { createTestDatabase, type TestDatabase } from "./test-database.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const FIXTURE_DEPLOYMENT = path.resolve(here, "../fixtures/langgraph.json");
+
+export interface TestServer {
+  url: string;
+  hangar: RunningHangar;
+  database: TestDatabase;
+  /** The official LangGraph SDK client pointed at this server (no retries: tests see errors). */
+  client: Client;
+  /** Plain fetch against the server with the test's API key, for wire-level assertions. */
+  request(pathname: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  apiKeys?: string[];
+  configPath?: string;
+  maxBodyBytes?: number;
+}
+
+/** A real Hangar on a random port over a fresh PostgreSQL database. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config = loadConfig(
+    {
+      DATABASE_URL: database.url,
+      PORT: "0",
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+      HANGAR_API_KEYS: options.apiKeys?.join(","),
+      HANGAR_MAX_BODY_BYTES: options.maxBodyBytes ? String(options.maxBodyBytes) : undefined,
+    },
+    { configPath: options.configPath ?? FIXTURE_DEPLOYMENT },
+  );
+  const hangar = await startHangar(config, createLogger(config.logLevel));
+  const apiKey = options.apiKeys?.[0];
+  return {
+    url: hangar.url,
+    hangar,
+    database,
+    client: new Client({ apiUrl: hangar.url, apiKey: apiKey ?? null, callerOptions: { maxRetries: 0 } } as never),
+    request(pathname, init = {}) {
+      const headers = new Headers(init.headers);
+      if (apiKey && !headers.has("x-api-key")) headers.set("x-api-key", apiKey);
+      return fetch(`${hangar.url}${pathname}`, { ...init, headers });
+    },
+    async close() {
+      await hangar.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { startHangar, type RunningHangar } from "../../src/main.js";
+import { FIXTURE_DEPLOYMENT } from "../helpers/test-server.js";
+
+// The zero-setup path: no DATABASE_URL → embedded PGlite in HANGAR_DATA_DIR.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "hangar-embedded-"));
+const config = loadConfig(
+  { HANGAR_DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent" },
+  { configPath: FIXTURE_DEPLOYMENT },
+);
+const log = createLogger("silent");
+const running: RunningHangar[] = [];
+
+async function start(): Promise<{ hangar: RunningHangar; client: Client }> {
+  const hangar = await startHangar(config, log);
+  running.push(hangar);
+  return { hangar, client: new Client({ apiUrl: hangar.url, callerOptions: { maxRetries: 0 } }) };
+}
+
+afterAll(async () => {
+  for (const hangar of running) await hangar.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("embedded database", () => {
+  let assistantId = "";
+  let threadId = "";
+
+  it("serves assistants and threads with no DATABASE_URL", async () => {
+    const { hangar, client } = await start();
+    expect(hangar.runtime.db.kind).toBe("embedded");
+    const system = await client.assistants.search({ metadata: { created_by: "system" } });
+    expect(system.map((assistant) => assistant.graph_id).sort()).toEqual(["agent", "echo"]);
+
+    const created = await client.assistants.create({ graphId: "agent", context: { a: 1 }, metadata: { x: 1 } });
+    const updated = await client.assistants.update(created.assistant_id, { context: { a: 2 } });
+    expect(updated.version).toBe(2);
+    expect(updated.metadata).toEqual({});
+    assistantId = created.assistant_id;
+
+    const thread = await client.threads.create({ metadata: { assistant_id: assistantId } });
+    expect(thread).toMatchObject({ status: "idle", values: null, config: {} });
+    threadId = thread.thread_id;
+    const copy = await client.threads.copy(threadId);
+    expect(await client.threads.count({ metadata: { assistant_id: assistantId } })).toBe(2);
+    expect(copy.thread_id).not.toBe(threadId);
+  });
+
+  it("refuses a second process on the same data directory, naming the holder", async () => {
+    // The lock is per process; simulate another live process by writing its pid (our parent).
+    const lockPath = path.join(dataDir, "hangar.lock");
+    const ours = fs.readFileSync(lockPath, "utf8");
+    fs.writeFileSync(lockPath, String(process.ppid));
+    try {
+      await expect(startHangar(config, log)).rejects.toThrow(/in use by another Hangar process \(pid \d+\)/);
+    } finally {
+      fs.writeFileSync(lockPath, ours);
+    }
+  });
+
+  it("keeps data across a restart", async () => {
+    await running.pop()!.close();
+    expect(fs.existsSync(path.join(dataDir, "hangar.lock"))).toBe(false);
+    const { client } = await start();
+    const assistant = await client.assistants.get(assistantId);
+    expect(assistant.version).toBe(2);
+    expect(assistant.context).toEqual({ a: 2 });
+    expect((await client.threads.get(threadId)).metadata).toEqual({ assistant_id: assistantId });
+  });
+});
