@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { register, type NamespacedUnregister } from "tsx/esm/api";
 
 export interface GraphModuleLoader {
   /** Imports a TypeScript or JavaScript module by absolute path. */
   importModule(modulePath: string): Promise<Record<string, unknown>>;
-  /** Removes the tsx hooks; modules already imported stay usable. */
-  close(): Promise<void>;
 }
 
 /**
@@ -22,18 +22,19 @@ export interface GraphModuleLoader {
  * Inside the namespace, deployment modules (and the packages they import) are separate module
  * instances from the server's. That is why the registry duck-types everything it gets back.
  * JavaScript modules go through the same namespace so that JS and TS graphs share instances.
+ * The hooks stay registered for the life of the process: graph code may import lazily at run time.
  */
-export function createGraphModuleLoader(parentPath: string): GraphModuleLoader {
-  const parentURL = pathToFileURL(parentPath).href;
+export function createGraphModuleLoader(configPath: string): GraphModuleLoader {
+  const parentURL = pathToFileURL(configPath).href;
+  // tsx would otherwise read the tsconfig.json of the server's working directory; the one next
+  // to langgraph.json is the deployment's own (path aliases, jsx, decorators).
+  const deploymentTsconfig = path.join(path.dirname(configPath), "tsconfig.json");
+  const tsconfig = existsSync(deploymentTsconfig) ? deploymentTsconfig : undefined;
   let api: NamespacedUnregister | undefined;
   return {
     async importModule(modulePath) {
-      api ??= register({ namespace: `hangar-graphs-${randomUUID()}` });
+      api ??= register({ namespace: `hangar-graphs-${randomUUID()}`, ...(tsconfig ? { tsconfig } : {}) });
       return (await api.import(pathToFileURL(modulePath).href, parentURL)) as Record<string, unknown>;
-    },
-    async close() {
-      await api?.unregister();
-      api = undefined;
     },
   };
 }

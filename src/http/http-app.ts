@@ -6,6 +6,7 @@ import { mountRestApi } from "../rest/app.js";
 import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { authenticateRequest } from "./api-keys.js";
+import { readBoundedBody } from "./bounded-body.js";
 import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
@@ -32,10 +33,17 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
 
   app.get("/info", (c) => c.json(serverInfo(runtime)));
 
-  app.on(["GET", "POST", "OPTIONS"], "/graphql", (c) =>
-    graphql.fetch(c.req.raw, { actor: c.get("actor"), log: c.get("log") }),
-  );
+  app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
+    const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;
+    return graphql.fetch(request, { actor: c.get("actor"), log: c.get("log") });
+  });
 
   mountRestApi(app, runtime);
   return app;
+}
+
+/** Yoga reads the body itself, so a chunked upload is bounded here first (413 past the limit). */
+async function withBoundedBody(request: Request, maxBytes: number): Promise<Request> {
+  const body = await readBoundedBody(request, maxBytes);
+  return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.from(body) });
 }

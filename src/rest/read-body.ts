@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { InvalidInputError, PayloadTooLargeError } from "../domain/errors.js";
+import { InvalidInputError } from "../domain/errors.js";
+import { readBoundedBody } from "../http/bounded-body.js";
 
 /**
  * Reads and validates a JSON body. An empty body counts as {} (the SDK sends none for some
@@ -12,8 +13,7 @@ export async function readJsonBody<Schema extends z.ZodType>(
   schema: Schema,
   maxBytes: number,
 ): Promise<z.infer<Schema>> {
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw new PayloadTooLargeError(maxBytes);
+  const bytes = await readBoundedBody(c.req.raw, maxBytes);
   const text = new TextDecoder().decode(bytes).trim();
   let json: unknown = {};
   if (text.length > 0) {

@@ -2,23 +2,25 @@ import pg from "pg";
 import { openDatabase } from "../../src/db/database.js";
 import { migrateDatabase } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/logger.js";
-import { adminUrl, databaseUrlFor, TEMPLATE_DATABASE } from "./postgres-urls.js";
+import { adminUrl, databaseUrlFor, templateDatabase } from "./postgres-urls.js";
 
 /**
  * Runs once per `vitest run`: builds a migrated template database that every test file clones
  * (CREATE DATABASE … TEMPLATE), so files get their own database in milliseconds and run in parallel.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  process.env.HANGAR_TEST_TEMPLATE = `hangar_test_template_${process.pid}`;
+  const template = templateDatabase();
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${TEMPLATE_DATABASE}`);
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${template}`);
   } finally {
     await admin.end();
   }
   const log = createLogger("silent");
-  const db = await openDatabase({ databaseUrl: databaseUrlFor(TEMPLATE_DATABASE), dataDir: "", poolSize: 1 }, log);
+  const db = await openDatabase({ databaseUrl: databaseUrlFor(template), dataDir: "", poolSize: 1 }, log);
   try {
     await migrateDatabase(db, log);
   } finally {
@@ -27,7 +29,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl() });
     await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DATABASE} WITH (FORCE)`).catch(() => undefined);
+    await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
     await cleanup.end();
   };
 }

@@ -1,0 +1,34 @@
+import DataLoader from "dataloader";
+import type { Assistant, AssistantVersion } from "../domain/assistant.js";
+import type { Thread } from "../domain/thread.js";
+import { assistantsService } from "../services/assistants.service.js";
+import type { ServiceContext } from "../services/service-context.js";
+import { threadsService } from "../services/threads.service.js";
+
+/**
+ * Per-request DataLoaders: one batched service call per kind of lookup and tick, so a page of N
+ * assistants with their versions costs two queries, not N + 1. Never share them across requests
+ * (their caches would serve one caller's data to another, and stale data after mutations).
+ */
+export interface Loaders {
+  /** By assistant id; null when it does not exist. */
+  assistant: DataLoader<string, Assistant | null>;
+  /** Every version of an assistant, newest first. */
+  assistantVersions: DataLoader<string, AssistantVersion[]>;
+  /** By thread id; null when it does not exist. */
+  thread: DataLoader<string, Thread | null>;
+}
+
+// Ids are UUIDs, which clients may send in either case; the services answer in lower case.
+const byLowerCaseId = { cacheKeyFn: (id: string) => id.toLowerCase() };
+
+export function createLoaders(services: ServiceContext): Loaders {
+  return {
+    assistant: new DataLoader((ids) => assistantsService.getMany(services, ids), byLowerCaseId),
+    assistantVersions: new DataLoader(
+      (ids) => assistantsService.listVersionsOfMany(services, ids.map((id) => id.toLowerCase())),
+      byLowerCaseId,
+    ),
+    thread: new DataLoader((ids) => threadsService.getMany(services, ids), byLowerCaseId),
+  };
+}

@@ -1,0 +1,155 @@
+import { THREAD_SORT_FIELDS, THREAD_STATUSES, type Thread, type ThreadSortField, type ThreadStatus as ThreadStatusValue } from "../../domain/thread.js";
+import { threadsService } from "../../services/threads.service.js";
+import { builder } from "../builder.js";
+import { omitNull } from "../input-values.js";
+import { resolveServicePage } from "../pagination.js";
+import { AssistantRef } from "./assistant.js";
+import { IfExists, SortOrder } from "./enums.js";
+
+export const ThreadRef = builder.objectRef<Thread>("Thread");
+
+function upperCaseEnum<T extends string>(values: readonly T[]) {
+  return Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as Record<Uppercase<T>, { value: T }>;
+}
+
+const ThreadStatus = builder.enumType("ThreadStatus", { values: upperCaseEnum<ThreadStatusValue>(THREAD_STATUSES) });
+const ThreadSortBy = builder.enumType("ThreadSortBy", { values: upperCaseEnum<ThreadSortField>(THREAD_SORT_FIELDS) });
+
+builder.node(ThreadRef, {
+  description: "A conversation: metadata plus the state its runs accumulate.",
+  id: { resolve: (thread) => thread.threadId },
+  loadWithoutCache: (id, ctx) => ctx.loaders.thread.load(id),
+  fields: (t) => ({
+    threadId: t.exposeID("threadId", { description: "The raw UUID (REST's thread_id)." }),
+    status: t.expose("status", { type: ThreadStatus }),
+    metadata: t.expose("metadata", { type: "JSONObject" }),
+    config: t.expose("config", { type: "JSONObject" }),
+    values: t.expose("values", { type: "JSONObject", nullable: true, description: "null until a run wrote state." }),
+    interrupts: t.expose("interrupts", { type: "JSONObject" }),
+    error: t.expose("error", { type: "JSON", nullable: true, description: "The last run's error, when in error." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    stateUpdatedAt: t.expose("stateUpdatedAt", { type: "DateTime" }),
+    assistant: t.field({
+      type: AssistantRef,
+      nullable: true,
+      description: "The assistant named by metadata.assistant_id (batched); null when none or deleted.",
+      resolve: (thread, _args, ctx) => {
+        const assistantId: unknown = thread.metadata.assistant_id;
+        return typeof assistantId === "string" ? ctx.loaders.assistant.load(assistantId) : null;
+      },
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  thread: t.field({
+    type: ThreadRef,
+    description: "One thread; NOT_FOUND when it does not exist.",
+    args: { threadId: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => threadsService.get(ctx.services, args.threadId),
+  }),
+  threads: t.connection(
+    {
+      type: ThreadRef,
+      description: "Threads matching every given filter, in a stable order (ties broken by id).",
+      args: {
+        metadata: t.arg({ type: "JSONObject", description: "Metadata containing these keys and values." }),
+        values: t.arg({ type: "JSONObject", description: "State values containing these keys and values." }),
+        status: t.arg({ type: ThreadStatus }),
+        ids: t.arg.idList({ description: "Only these thread ids." }),
+        sortBy: t.arg({ type: ThreadSortBy, defaultValue: "created_at" }),
+        sortOrder: t.arg({ type: SortOrder, defaultValue: "desc" }),
+      },
+      resolve: (_root, args, ctx) => {
+        const filter = {
+          metadata: omitNull(args.metadata),
+          values: omitNull(args.values),
+          status: omitNull(args.status),
+          ids: args.ids?.map((id) => id.toLowerCase()),
+        };
+        const order = { sortBy: args.sortBy ?? undefined, sortOrder: args.sortOrder ?? undefined };
+        return resolveServicePage(
+          args,
+          (page) => threadsService.search(ctx.services, { ...filter, ...order, ...page }),
+          () => threadsService.count(ctx.services, filter),
+        );
+      },
+    },
+    { name: "ThreadConnection" },
+    { name: "ThreadEdge" },
+  ),
+}));
+
+builder.relayMutationField(
+  "createThread",
+  {
+    inputFields: (t) => ({
+      threadId: t.id({ description: "A UUID to use; generated when omitted." }),
+      metadata: t.field({ type: "JSONObject" }),
+      ifExists: t.field({ type: IfExists }),
+    }),
+  },
+  {
+    resolve: async (_root, { input }, ctx) => ({
+      thread: await threadsService.create(ctx.services, {
+        threadId: omitNull(input.threadId),
+        metadata: omitNull(input.metadata),
+        ifExists: omitNull(input.ifExists),
+      }),
+    }),
+  },
+  { outputFields: (t) => ({ thread: t.expose("thread", { type: ThreadRef }) }) },
+);
+
+builder.relayMutationField(
+  "updateThread",
+  {
+    inputFields: (t) => ({
+      threadId: t.id({ required: true }),
+      metadata: t.field({ type: "JSONObject" }),
+    }),
+  },
+  {
+    description: "Merges the given metadata into the thread's: given keys win, others stay.",
+    resolve: async (_root, { input }, ctx) => ({
+      thread: await threadsService.update(ctx.services, input.threadId, { metadata: omitNull(input.metadata) }),
+    }),
+  },
+  { outputFields: (t) => ({ thread: t.expose("thread", { type: ThreadRef }) }) },
+);
+
+builder.relayMutationField(
+  "deleteThread",
+  {
+    inputFields: (t) => ({ threadId: t.id({ required: true }) }),
+  },
+  {
+    description: "Deletes the thread with its runs, checkpoints and crons.",
+    resolve: async (_root, { input }, ctx) => {
+      await threadsService.delete(ctx.services, input.threadId);
+      return { threadId: input.threadId.toLowerCase() };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      deletedThreadId: t.exposeID("threadId"),
+      deletedId: t.globalID({
+        description: "The deleted thread's global id, for client caches.",
+        resolve: (payload) => ({ type: ThreadRef, id: payload.threadId }),
+      }),
+    }),
+  },
+);
+
+builder.relayMutationField(
+  "copyThread",
+  {
+    inputFields: (t) => ({ threadId: t.id({ required: true }) }),
+  },
+  {
+    description: "A new thread with the same metadata, config, values and checkpoint history.",
+    resolve: async (_root, { input }, ctx) => ({ thread: await threadsService.copy(ctx.services, input.threadId) }),
+  },
+  { outputFields: (t) => ({ thread: t.expose("thread", { type: ThreadRef }) }) },
+);

@@ -1,0 +1,44 @@
+import { createYoga, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
+import type { Logger } from "../logger.js";
+import type { HangarRuntime } from "../runtime.js";
+import { createGraphqlContext, type GraphqlContext, type GraphqlServerContext } from "./context.js";
+import { createErrorMasker } from "./errors.js";
+import { schema } from "./schema.js";
+
+export type GraphqlServer = YogaServerInstance<GraphqlServerContext, GraphqlContext>;
+
+/**
+ * GraphQL over HTTP at /graphql (plus SSE subscriptions and GraphiQL on GET), mounted by
+ * http/http-app.ts after it has authenticated the caller and checked the declared body size;
+ * the WebSocket transport (websocket.ts) goes through the same instance's `getEnveloped`.
+ */
+export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
+  return createYoga<GraphqlServerContext, GraphqlContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    context: ({ actor, log }) => createGraphqlContext(runtime, { actor, log }),
+    // Masking stays on in every environment; only the detail attached to a masked error depends
+    // on NODE_ENV=development.
+    maskedErrors: { maskError: createErrorMasker(runtime.log), isDev: runtime.config.isDevelopment },
+    graphiql: { title: "Hangar", subscriptionsProtocol: "WS" },
+    landingPage: false,
+    // CORS is the HTTP layer's decision (deployment config http.cors), not Yoga's permissive default.
+    cors: false,
+    // The HTTP layer rejects a too-large Content-Length; this also bounds chunked bodies.
+    maxRequestBodySize: runtime.config.maxBodyBytes,
+    logging: yogaLogger(runtime.log.child({ component: "graphql" })),
+  });
+}
+
+/**
+ * Yoga's own log lines into pino. Yoga logs at error exactly when it masks an error, which the
+ * masker has already logged at the right level (warn for AppErrors), so those go to debug.
+ */
+function yogaLogger(log: Logger): YogaLogger {
+  const write = (level: "debug" | "info" | "warn") => (...args: unknown[]) => {
+    const [first, ...rest] = args;
+    if (first instanceof Error) log[level]({ err: first }, first.message);
+    else log[level](rest.length > 0 ? { details: rest } : {}, String(first));
+  };
+  return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("debug") };
+}

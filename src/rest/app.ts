@@ -1,0 +1,21 @@
+import type { Hono } from "hono";
+import { NotFoundError } from "../domain/errors.js";
+import type { HttpEnv } from "../http/http-env.js";
+import type { HangarRuntime } from "../runtime.js";
+import { respondWithError } from "./errors.js";
+import { assistantRoutes } from "./routes/assistants.js";
+import { threadRoutes } from "./routes/threads.js";
+
+/**
+ * The LangGraph Platform compatible REST API. Every error of every route (and of the root app)
+ * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
+ */
+export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
+  app.route("/assistants", assistantRoutes(runtime));
+  app.route("/threads", threadRoutes(runtime));
+
+  app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
+  app.notFound((c) =>
+    respondWithError(c, new NotFoundError(`No route for ${c.req.method} ${c.req.path}`), c.get("log") ?? runtime.log),
+  );
+}

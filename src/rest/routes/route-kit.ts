@@ -1,0 +1,30 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import type { HttpEnv } from "../../http/http-env.js";
+import { createServiceContext, type HangarRuntime } from "../../runtime.js";
+import type { ServiceContext } from "../../services/service-context.js";
+import { parseInput, readJsonBody } from "../read-body.js";
+
+/** What every REST handler needs from a request, bound to the running Hangar. */
+export interface RouteKit {
+  serviceContext(c: Context<HttpEnv>): ServiceContext;
+  body<Schema extends z.ZodType>(c: Context<HttpEnv>, schema: Schema): Promise<z.infer<Schema>>;
+  query<Schema extends z.ZodType>(c: Context<HttpEnv>, schema: Schema): z.infer<Schema>;
+}
+
+export function createRouteKit(runtime: HangarRuntime): RouteKit {
+  return {
+    serviceContext: (c) => createServiceContext(runtime, c.get("actor"), c.get("log")),
+    body: (c, schema) => readJsonBody(c, schema, runtime.config.maxBodyBytes),
+    query: (c, schema) => parseInput(schema, c.req.query(), "query"),
+  };
+}
+
+/**
+ * Lists are fetched with limit + 1 rows: when the extra row exists, a further page does and its
+ * offset goes in X-Pagination-Next (what the SDK's `includePagination` reads).
+ */
+export function takePage<Row>(c: Context, rows: Row[], page: { limit: number; offset: number }): Row[] {
+  if (rows.length > page.limit) c.header("X-Pagination-Next", String(page.offset + page.limit));
+  return rows.slice(0, page.limit);
+}

@@ -1,0 +1,63 @@
+import { Hono } from "hono";
+import type { HttpEnv } from "../../http/http-env.js";
+import type { HangarRuntime } from "../../runtime.js";
+import { threadsService } from "../../services/threads.service.js";
+import { ThreadCountRequest, ThreadCreate, ThreadPatch, ThreadSearchRequest } from "../schemas/threads.js";
+import {
+  createThreadFromWire,
+  searchThreadsFromWire,
+  selectFields,
+  threadFilterFromWire,
+  threadToWire,
+} from "../wire.js";
+import { createRouteKit, takePage } from "./route-kit.js";
+
+/** /threads: CRUD, search, count and copy. Thread state and runs live in their own modules. */
+export function threadRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body } = createRouteKit(runtime);
+  const routes = new Hono<HttpEnv>();
+
+  // Create Thread
+  routes.post("/", async (c) => {
+    const input = createThreadFromWire(await body(c, ThreadCreate));
+    return c.json(threadToWire(await threadsService.create(ctx(c), input)));
+  });
+
+  // Search Threads
+  routes.post("/search", async (c) => {
+    const request = await body(c, ThreadSearchRequest);
+    const input = searchThreadsFromWire(request);
+    const rows = await threadsService.search(ctx(c), { ...input, limit: input.limit + 1 });
+    return c.json(takePage(c, rows, input).map((row) => selectFields(threadToWire(row), request.select)));
+  });
+
+  // Count Threads
+  routes.post("/count", async (c) => {
+    const filter = threadFilterFromWire(await body(c, ThreadCountRequest));
+    return c.json(await threadsService.count(ctx(c), filter));
+  });
+
+  // Get Thread
+  routes.get("/:thread_id", async (c) => {
+    return c.json(threadToWire(await threadsService.get(ctx(c), c.req.param("thread_id"))));
+  });
+
+  // Patch Thread (metadata is merged)
+  routes.patch("/:thread_id", async (c) => {
+    const { metadata } = await body(c, ThreadPatch);
+    return c.json(threadToWire(await threadsService.update(ctx(c), c.req.param("thread_id"), { metadata })));
+  });
+
+  // Delete Thread
+  routes.delete("/:thread_id", async (c) => {
+    await threadsService.delete(ctx(c), c.req.param("thread_id"));
+    return c.body(null, 204);
+  });
+
+  // Copy Thread
+  routes.post("/:thread_id/copy", async (c) => {
+    return c.json(threadToWire(await threadsService.copy(ctx(c), c.req.param("thread_id"))));
+  });
+
+  return routes;
+}
