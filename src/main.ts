@@ -27,12 +27,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   if (config.apiKeys.length === 0) {
     log.warn("HANGAR_API_KEYS is not set: the API is open to anyone who can reach it");
   }
-  const { registry: graphs } = await loadGraphRegistry(config.deploymentConfigPath, log);
+  const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, log);
   const releasers: Array<() => Promise<void>> = [() => db.close()];
   try {
     await migrateDatabase(db, log);
-    const runtime: HangarRuntime = { config, db, graphs, log };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
     const graphql = createGraphqlServer(runtime);

@@ -1,6 +1,6 @@
 import type { HangarConfig } from "./config.js";
 import type { Database } from "./db/database.js";
-import type { GraphRegistry } from "./graphs/graph-registry.js";
+import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
 import type { Logger } from "./logger.js";
 import type { Actor, ServiceContext } from "./services/service-context.js";
 
@@ -9,6 +9,8 @@ export interface HangarRuntime {
   config: Readonly<HangarConfig>;
   db: Database;
   graphs: GraphRegistry;
+  /** The parsed langgraph.json (graphs, env, http, auth). */
+  deployment: DeploymentConfig;
   log: Logger;
 }
 

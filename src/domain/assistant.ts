@@ -14,17 +14,8 @@ export interface Assistant {
   updatedAt: Date;
 }
 
-export interface AssistantVersion {
-  assistantId: string;
-  graphId: string;
-  name: string;
-  description: string | null;
-  config: JsonObject;
-  context: JsonObject;
-  metadata: JsonObject;
-  version: number;
-  createdAt: Date;
-}
+/** One saved version: the assistant's fields as they were when it was created. */
+export type AssistantVersion = Omit<Assistant, "updatedAt">;
 
 export type SortOrder = "asc" | "desc";
 export const ASSISTANT_SORT_FIELDS = ["assistant_id", "graph_id", "name", "created_at", "updated_at"] as const;

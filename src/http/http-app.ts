@@ -7,6 +7,7 @@ import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { authenticateRequest } from "./api-keys.js";
 import { readBoundedBody } from "./bounded-body.js";
+import { corsMiddleware } from "./cors-policy.js";
 import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
@@ -18,6 +19,8 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
   const app = new Hono<HttpEnv>();
   const { apiKeys, maxBodyBytes } = runtime.config;
 
+  // CORS first, so preflights (which carry no API key) and error responses get its headers.
+  app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   app.get("/ok", (c) => c.json({ ok: true }));
 
   app.use("*", async (c, next) => {

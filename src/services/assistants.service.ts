@@ -14,6 +14,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../domain/error
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { ServiceContext } from "./service-context.js";
+import { inKeyOrder } from "./key-order.js";
 import { threadsService } from "./threads.service.js";
 
 export interface CreateAssistantInput {
@@ -125,8 +126,7 @@ export const assistantsService = {
           .where("a.assistant_id = ANY(:ids)", { ids: valid })
           .getMany()
       : [];
-    const byId = new Map(found.map((assistant) => [assistant.assistantId, assistant]));
-    return assistantIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+    return inKeyOrder(assistantIds, found, (assistant) => assistant.assistantId);
   },
 
   /** Always creates version N+1 (N = highest existing) and makes it active. */
@@ -195,7 +195,7 @@ export const assistantsService = {
       .where("v.assistant_id = ANY(:ids)", { ids: assistantIds.filter(isUuid) })
       .orderBy("v.version", "DESC")
       .getMany();
-    return assistantIds.map((id) => versions.filter((version) => version.assistantId === id));
+    return assistantIds.map((id) => versions.filter((version) => version.assistantId === id.toLowerCase()));
   },
 
   async search(ctx: ServiceContext, input: SearchAssistantsInput): Promise<Assistant[]> {

@@ -8,6 +8,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../domain/error
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Thread, ThreadSortField } from "../domain/thread.js";
+import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
 
 export interface CreateThreadInput {
@@ -83,8 +84,7 @@ export const threadsService = {
           .where("t.thread_id = ANY(:ids)", { ids: valid })
           .getMany()
       : [];
-    const byId = new Map(found.map((thread) => [thread.threadId, thread]));
-    return threadIds.map((id) => byId.get(id.toLowerCase()) ?? null);
+    return inKeyOrder(threadIds, found, (thread) => thread.threadId);
   },
 
   /** Merges the given metadata into the thread's (keys given win; others stay). */

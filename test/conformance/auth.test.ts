@@ -68,4 +68,17 @@ describe("API keys", () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ ok: true });
   });
+
+  it("answers CORS preflights without a key and exposes the pagination header", async () => {
+    const preflight = await fetchRaw("/assistants/search", {
+      method: "OPTIONS",
+      headers: { origin: "http://chat.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const refused = await fetchRaw("/assistants/agent", { headers: { origin: "http://chat.example" } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("access-control-expose-headers")).toMatch(/X-Pagination-Next/);
+  });
 });
