@@ -39,9 +39,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     const app = createHttpApp(runtime, graphql);
     const server = http.createServer(getRequestListener(app.fetch));
     const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
-    releasers.push(closeWebSocket);
     await listen(server, config.port, config.host);
-    releasers.push(() => closeServer(server));
+    // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
+    releasers.push(async () => {
+      await closeWebSocket();
+      await closeServer(server);
+    });
     const { port } = server.address() as AddressInfo;
     const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
     log.info({ url, graphs: graphs.names(), database: db.kind }, "Hangar is listening");

@@ -4,6 +4,7 @@ import RelayPlugin from "@pothos/plugin-relay";
 import { GraphQLError, Kind, valueFromASTUntyped, type ValueNode } from "graphql";
 import { isJsonObject, type JsonObject } from "../domain/json.js";
 import type { GraphqlContext } from "./context.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./pagination.js";
 
 /**
  * The one SchemaBuilder. Modules under modules/ define every type and root field; this file
@@ -30,6 +31,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: "omit",
     cursorType: "String",
+    firstArgOptions: { description: `Page size: default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}.` },
+    lastArgOptions: { description: `Page size counting back from \`before\` (or the end); at most ${MAX_PAGE_SIZE}.` },
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
   },

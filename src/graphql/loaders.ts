@@ -17,7 +17,12 @@ export interface Loaders {
   assistantVersions: DataLoader<string, AssistantVersion[]>;
   /** By thread id; null when it does not exist. */
   thread: DataLoader<string, Thread | null>;
+  /** The newest threads an assistant created (at most ASSISTANT_THREADS_LIMIT), newest first. */
+  assistantThreads: DataLoader<string, Thread[]>;
 }
+
+/** Nested lists are loaded whole per key, so each assistant's thread list is capped. */
+export const ASSISTANT_THREADS_LIMIT = 100;
 
 // Ids are UUIDs, which clients may send in either case; the services answer in lower case.
 const byLowerCaseId = { cacheKeyFn: (id: string) => id.toLowerCase() };
@@ -30,5 +35,9 @@ export function createLoaders(services: ServiceContext): Loaders {
       byLowerCaseId,
     ),
     thread: new DataLoader((ids) => threadsService.getMany(services, ids), byLowerCaseId),
+    assistantThreads: new DataLoader(
+      (ids) => threadsService.listCreatedByAssistants(services, ids, ASSISTANT_THREADS_LIMIT),
+      byLowerCaseId,
+    ),
   };
 }

@@ -1,7 +1,7 @@
 import { resolveArrayConnection, resolveOffsetConnection, type DefaultConnectionArguments } from "@pothos/plugin-relay";
 
-const DEFAULT_PAGE_SIZE = 20;
-const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
 
 /**
  * A connection page over a service's `search` (limit/offset) and `count`. Cursors are opaque

@@ -14,6 +14,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../domain/error
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { ServiceContext } from "./service-context.js";
+import { graphsService } from "./graphs.service.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadsService } from "./threads.service.js";
 
@@ -232,12 +233,12 @@ export const assistantsService = {
 
   async getGraphDrawing(ctx: ServiceContext, assistantIdOrGraph: string, options: { xray?: boolean | number }) {
     const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return ctx.graphs.getDrawing(assistant.graphId, options);
+    return graphsService.getDrawing(ctx, assistant.graphId, options);
   },
 
   async getSchemas(ctx: ServiceContext, assistantIdOrGraph: string) {
     const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return ctx.graphs.getSchemas(assistant.graphId);
+    return graphsService.getSchemas(ctx, assistant.graphId);
   },
 
   async getSubgraphs(
@@ -246,6 +247,6 @@ export const assistantsService = {
     options: { namespace?: string; recurse?: boolean },
   ) {
     const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return ctx.graphs.getSubgraphs(assistant.graphId, options);
+    return graphsService.getSubgraphs(ctx, assistant.graphId, options);
   },
 };

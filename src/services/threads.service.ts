@@ -119,6 +119,32 @@ export const threadsService = {
     if (rows.length) await deleteThreadCheckpoints(manager, rows.map((row) => row.thread_id));
   },
 
+  /**
+   * For DataLoaders: the newest `perAssistant` threads of each assistant (found through
+   * metadata.assistant_id, as runs record it), in key order. One query for all keys.
+   */
+  async listCreatedByAssistants(
+    ctx: ServiceContext,
+    assistantIds: readonly string[],
+    perAssistant: number,
+  ): Promise<Thread[][]> {
+    const ids = assistantIds.map((id) => id.toLowerCase());
+    const threads = await ctx.db.dataSource.manager
+      .createQueryBuilder(ThreadEntity, "t")
+      .where(
+        `t.thread_id IN (SELECT ranked.thread_id FROM (
+           SELECT thread_id, row_number() OVER (
+             PARTITION BY metadata ->> 'assistant_id' ORDER BY created_at DESC, thread_id DESC) AS position
+           FROM threads WHERE metadata ->> 'assistant_id' = ANY(:ids)) ranked
+         WHERE ranked.position <= :perAssistant)`,
+        { ids, perAssistant },
+      )
+      .orderBy("t.createdAt", "DESC")
+      .addOrderBy("t.threadId", "DESC")
+      .getMany();
+    return ids.map((id) => threads.filter((thread) => thread.metadata.assistant_id === id));
+  },
+
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Thread[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
     return searchThreads(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder });

@@ -1,12 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { assistantsService } from "../../src/services/assistants.service.js";
+import { threadsService } from "../../src/services/threads.service.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import {
   CreateAssistantDocument,
   GetAssistantGraphDocument,
   ListAssistantsDocument,
+  ListAssistantsWithThreadsDocument,
   ListAssistantsWithVersionsDocument,
   UpdateAssistantDocument,
+  type ListAssistantsQuery,
   type ListAssistantsQueryVariables,
 } from "./generated/graphql.js";
 import { executeOk } from "./helpers.js";
@@ -43,7 +46,11 @@ async function listAll(variables: ListAssistantsQueryVariables, pageSize: number
   const seen: string[] = [];
   let after: string | null = null;
   for (let pages = 0; pages < 20; pages++) {
-    const { assistants } = await executeOk(server, ListAssistantsDocument, { ...variables, first: pageSize, after });
+    const { assistants }: ListAssistantsQuery = await executeOk(server, ListAssistantsDocument, {
+      ...variables,
+      first: pageSize,
+      after,
+    });
     seen.push(...assistants.edges.map((edge) => edge.node.assistantId));
     if (!assistants.pageInfo.hasNextPage) return { seen, totalCount: assistants.totalCount };
     after = assistants.pageInfo.endCursor;
@@ -148,6 +155,36 @@ describe("nested fields", () => {
     expect(batched).toHaveBeenCalledTimes(1);
     expect([...batched.mock.calls[0][1]].sort()).toEqual([...ids].sort());
     expect(perAssistant).not.toHaveBeenCalled();
+  });
+
+  it("loads the threads of every listed assistant with one batched service call", async () => {
+    const tag = { suite: "assistant-threads" };
+    const assistantIds: string[] = [];
+    for (const name of ["threads-a", "threads-b", "threads-c"]) {
+      const { createAssistant } = await executeOk(server, CreateAssistantDocument, {
+        input: { graphId: "echo", name, metadata: tag },
+      });
+      assistantIds.push(createAssistant.assistant.assistantId);
+    }
+    const threadIdsOfB: string[] = [];
+    for (let index = 0; index < 2; index++) {
+      const thread = await server.client.threads.create({ metadata: { assistant_id: assistantIds[1] } });
+      threadIdsOfB.push(thread.thread_id);
+    }
+    await server.client.threads.create({ metadata: { assistant_id: assistantIds[2] } });
+
+    const batched = vi.spyOn(threadsService, "listCreatedByAssistants");
+    const { assistants } = await executeOk(server, ListAssistantsWithThreadsDocument, { metadata: tag });
+
+    expect(assistants.edges.map((edge) => [edge.node.name, edge.node.threads.totalCount])).toEqual([
+      ["threads-a", 0],
+      ["threads-b", 2],
+      ["threads-c", 1],
+    ]);
+    const threadsOfB = assistants.edges[1].node.threads.edges.map((edge) => edge.node);
+    expect(threadsOfB.map((thread) => thread.threadId).sort()).toEqual([...threadIdsOfB].sort());
+    expect(threadsOfB.every((thread) => thread.assistant?.assistantId === assistantIds[1])).toBe(true);
+    expect(batched).toHaveBeenCalledTimes(1);
   });
 
   it("exposes the graph's schemas, drawing and subgraphs", async () => {

@@ -1,5 +1,5 @@
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
-import { print, type ExecutionResult } from "graphql";
+import { print, type FormattedExecutionResult } from "graphql";
 import { createClient, type Client } from "graphql-ws";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -40,7 +40,7 @@ async function executeOverWebSocket<TData, TVariables extends Record<string, unk
   client: Client,
   document: TypedDocumentNode<TData, TVariables>,
   variables: TVariables,
-): Promise<ExecutionResult<TData>> {
+): Promise<FormattedExecutionResult<TData, unknown>> {
   for await (const result of client.iterate<TData>({ query: print(document), variables })) return result;
   throw new Error("the operation completed without a result");
 }

@@ -1,9 +1,9 @@
-import { ASSISTANT_SORT_FIELDS, type Assistant, type AssistantSortField, type AssistantVersion } from "../../domain/assistant.js";
+import { ASSISTANT_SORT_FIELDS, type Assistant, type AssistantVersion } from "../../domain/assistant.js";
 import { assistantsService, resolveAssistantId } from "../../services/assistants.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
 import { resolveListPage, resolveServicePage } from "../pagination.js";
-import { IfExists, SortOrder } from "./enums.js";
+import { enumValuesOf, IfExists, SortOrder } from "./enums.js";
 
 export const AssistantRef = builder.objectRef<Assistant>("Assistant");
 export const AssistantVersionRef = builder.objectRef<AssistantVersion>("AssistantVersion");
@@ -53,12 +53,7 @@ builder.objectType(AssistantVersionRef, {
   }),
 });
 
-const AssistantSortBy = builder.enumType("AssistantSortBy", {
-  values: Object.fromEntries(ASSISTANT_SORT_FIELDS.map((field) => [field.toUpperCase(), { value: field }])) as Record<
-    Uppercase<AssistantSortField>,
-    { value: AssistantSortField }
-  >,
-});
+const AssistantSortBy = builder.enumType("AssistantSortBy", { values: enumValuesOf(ASSISTANT_SORT_FIELDS) });
 
 builder.queryFields((t) => ({
   assistant: t.field({

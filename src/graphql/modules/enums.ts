@@ -1,7 +1,12 @@
 import type { SortOrder as SortOrderValue } from "../../domain/assistant.js";
 import { builder } from "../builder.js";
 
-/** Enums shared by several modules; each module's own enums live with it. */
+/** Enums shared by several modules (each module's own enums live with it), and their helper. */
+
+/** GraphQL enum values for a domain's snake_case strings: `created_at` → CREATED_AT. */
+export function enumValuesOf<T extends string>(values: readonly T[]) {
+  return Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as Record<Uppercase<T>, { value: T }>;
+}
 
 export const SortOrder = builder.enumType("SortOrder", {
   values: {

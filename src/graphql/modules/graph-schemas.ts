@@ -1,5 +1,5 @@
 import type { GraphSchemas } from "../../graphs/graph-registry.js";
-import { assistantsService } from "../../services/assistants.service.js";
+import { graphsService } from "../../services/graphs.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
 import { AssistantRef } from "./assistant.js";
@@ -30,14 +30,14 @@ const SubgraphRef = builder.objectRef<{ namespace: string; schemas: GraphSchemas
 builder.objectFields(AssistantRef, (t) => ({
   graphSchemas: t.field({
     type: GraphSchemasRef,
-    resolve: (assistant, _args, ctx) => assistantsService.getSchemas(ctx.services, assistant.assistantId),
+    resolve: (assistant, _args, ctx) => graphsService.getSchemas(ctx.services, assistant.graphId),
   }),
   graphDrawing: t.field({
     type: "JSONObject",
     description: "Nodes and edges of the graph, as LangGraph draws it.",
     args: { xray: t.arg.int({ description: "Also draw subgraphs, this many levels deep." }) },
     resolve: async (assistant, args, ctx) => ({
-      ...(await assistantsService.getGraphDrawing(ctx.services, assistant.assistantId, { xray: args.xray ?? false })),
+      ...(await graphsService.getDrawing(ctx.services, assistant.graphId, { xray: args.xray ?? false })),
     }),
   }),
   subgraphs: t.field({
@@ -47,7 +47,7 @@ builder.objectFields(AssistantRef, (t) => ({
       recurse: t.arg.boolean({ description: "Include nested subgraphs." }),
     },
     resolve: async (assistant, args, ctx) => {
-      const byNamespace = await assistantsService.getSubgraphs(ctx.services, assistant.assistantId, {
+      const byNamespace = await graphsService.getSubgraphs(ctx.services, assistant.graphId, {
         namespace: omitNull(args.namespace),
         recurse: omitNull(args.recurse),
       });

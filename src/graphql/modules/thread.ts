@@ -1,19 +1,16 @@
-import { THREAD_SORT_FIELDS, THREAD_STATUSES, type Thread, type ThreadSortField, type ThreadStatus as ThreadStatusValue } from "../../domain/thread.js";
+import { THREAD_SORT_FIELDS, THREAD_STATUSES, type Thread } from "../../domain/thread.js";
 import { threadsService } from "../../services/threads.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
-import { resolveServicePage } from "../pagination.js";
+import { ASSISTANT_THREADS_LIMIT } from "../loaders.js";
+import { resolveListPage, resolveServicePage } from "../pagination.js";
 import { AssistantRef } from "./assistant.js";
-import { IfExists, SortOrder } from "./enums.js";
+import { enumValuesOf, IfExists, SortOrder } from "./enums.js";
 
 export const ThreadRef = builder.objectRef<Thread>("Thread");
 
-function upperCaseEnum<T extends string>(values: readonly T[]) {
-  return Object.fromEntries(values.map((value) => [value.toUpperCase(), { value }])) as Record<Uppercase<T>, { value: T }>;
-}
-
-const ThreadStatus = builder.enumType("ThreadStatus", { values: upperCaseEnum<ThreadStatusValue>(THREAD_STATUSES) });
-const ThreadSortBy = builder.enumType("ThreadSortBy", { values: upperCaseEnum<ThreadSortField>(THREAD_SORT_FIELDS) });
+const ThreadStatus = builder.enumType("ThreadStatus", { values: enumValuesOf(THREAD_STATUSES) });
+const ThreadSortBy = builder.enumType("ThreadSortBy", { values: enumValuesOf(THREAD_SORT_FIELDS) });
 
 builder.node(ThreadRef, {
   description: "A conversation: metadata plus the state its runs accumulate.",
@@ -41,6 +38,20 @@ builder.node(ThreadRef, {
     }),
   }),
 });
+
+// Declared here rather than in assistant.ts: Thread refers to Assistant, so this keeps one direction.
+builder.objectField(AssistantRef, "threads", (t) =>
+  t.connection(
+    {
+      type: ThreadRef,
+      description: `Threads whose metadata.assistant_id names this assistant, newest first (the newest ${ASSISTANT_THREADS_LIMIT}; batched across assistants).`,
+      resolve: async (assistant, args, ctx) =>
+        resolveListPage(args, await ctx.loaders.assistantThreads.load(assistant.assistantId)),
+    },
+    { name: "AssistantThreadConnection" },
+    { name: "AssistantThreadEdge" },
+  ),
+);
 
 builder.queryFields((t) => ({
   thread: t.field({
