@@ -94,6 +94,28 @@ builder.queryFields((t) => ({
   ),
 }));
 
+type JsonInput = Record<string, unknown> | null | undefined;
+
+/** The fields a version is made of, from a create or update input (GraphQL null → omitted). */
+function versionFieldsOf(input: {
+  graphId?: string | null;
+  name?: string | null;
+  description?: string | null;
+  config?: JsonInput;
+  context?: JsonInput;
+  metadata?: JsonInput;
+}) {
+  return {
+    graphId: omitNull(input.graphId),
+    name: omitNull(input.name),
+    // description keeps null: it clears the description, while omitted carries it over.
+    description: input.description,
+    config: omitNull(input.config),
+    context: omitNull(input.context),
+    metadata: omitNull(input.metadata),
+  };
+}
+
 builder.relayMutationField(
   "createAssistant",
   {
@@ -112,14 +134,10 @@ builder.relayMutationField(
     description: "Creates an assistant (version 1) for a deployed graph.",
     resolve: async (_root, { input }, ctx) => ({
       assistant: await assistantsService.create(ctx.services, {
+        ...versionFieldsOf(input),
         graphId: input.graphId,
         assistantId: omitNull(input.assistantId),
         ifExists: omitNull(input.ifExists),
-        name: omitNull(input.name),
-        description: input.description,
-        config: omitNull(input.config),
-        context: omitNull(input.context),
-        metadata: omitNull(input.metadata),
       }),
     }),
   },
@@ -144,14 +162,7 @@ builder.relayMutationField(
       "Creates version N+1 and makes it active. context and metadata are exactly what is given " +
       "(omitted → {}); graphId, name, description and config carry over when omitted.",
     resolve: async (_root, { input }, ctx) => ({
-      assistant: await assistantsService.update(ctx.services, input.assistantId, {
-        graphId: omitNull(input.graphId),
-        name: omitNull(input.name),
-        description: input.description,
-        config: omitNull(input.config),
-        context: omitNull(input.context),
-        metadata: omitNull(input.metadata),
-      }),
+      assistant: await assistantsService.update(ctx.services, input.assistantId, versionFieldsOf(input)),
     }),
   },
   { outputFields: (t) => ({ assistant: t.expose("assistant", { type: AssistantRef }) }) },
