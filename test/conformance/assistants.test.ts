@@ -234,4 +234,18 @@ describe("assistants: graph introspection", () => {
     expect(await server.client.assistants.getSubgraphs("echo", { recurse: true })).toEqual({});
     expect(await server.client.assistants.getSubgraphs("echo", { namespace: "inner" })).toEqual({});
   });
+
+  it("answers 404 naming the graph when an assistant's graph is no longer deployed", async () => {
+    const orphan = await server.client.assistants.create({ graphId: "echo", name: "orphan" });
+    // langgraph.json changed between deployments: the stored assistant names a graph that is gone.
+    await server.hangar.runtime.db.pool.query("UPDATE assistants SET graph_id = 'retired' WHERE assistant_id = $1", [
+      orphan.assistant_id,
+    ]);
+    for (const path of ["schemas", "graph", "subgraphs"]) {
+      const response = await server.request(`/assistants/${orphan.assistant_id}/${path}`);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { detail: string }).detail).toMatch(/Graph 'retired' is not deployed/);
+    }
+    expect((await server.client.assistants.get(orphan.assistant_id)).graph_id).toBe("retired");
+  });
 });
