@@ -10,10 +10,9 @@ export const AssistantVersionRef = builder.objectRef<AssistantVersion>("Assistan
 
 const ASSISTANT_ID_ARG = "An assistant UUID, or a deployed graph's name (meaning that graph's system assistant).";
 
-builder.node(AssistantRef, {
-  description: "A versioned configuration of a deployed graph. Its fields are those of its active version.",
-  id: { resolve: (assistant) => assistant.assistantId },
-  loadWithoutCache: (id, ctx) => ctx.loaders.assistant.load(id),
+/** What an assistant and each of its versions share: the fields a version is made of. */
+const AssistantConfigurationRef = builder.interfaceRef<AssistantVersion>("AssistantConfiguration").implement({
+  description: "A graph configuration: an assistant (its active version) or one saved version.",
   fields: (t) => ({
     assistantId: t.exposeID("assistantId", { description: "The raw UUID (REST's assistant_id)." }),
     graphId: t.exposeString("graphId"),
@@ -22,8 +21,18 @@ builder.node(AssistantRef, {
     config: t.expose("config", { type: "JSONObject" }),
     context: t.expose("context", { type: "JSONObject" }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
-    version: t.exposeInt("version", { description: "The active version." }),
+    version: t.exposeInt("version"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+builder.node(AssistantRef, {
+  description: "A versioned configuration of a deployed graph. Its fields are those of its active version.",
+  interfaces: [AssistantConfigurationRef],
+  isTypeOf: (value) => typeof value === "object" && value !== null && "updatedAt" in value,
+  id: { resolve: (assistant) => assistant.assistantId },
+  loadWithoutCache: (id, ctx) => ctx.loaders.assistant.load(id),
+  fields: (t) => ({
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     versions: t.connection(
       {
@@ -40,17 +49,9 @@ builder.node(AssistantRef, {
 
 builder.objectType(AssistantVersionRef, {
   description: "One immutable version of an assistant.",
-  fields: (t) => ({
-    assistantId: t.exposeID("assistantId"),
-    version: t.exposeInt("version"),
-    graphId: t.exposeString("graphId"),
-    name: t.exposeString("name"),
-    description: t.exposeString("description", { nullable: true }),
-    config: t.expose("config", { type: "JSONObject" }),
-    context: t.expose("context", { type: "JSONObject" }),
-    metadata: t.expose("metadata", { type: "JSONObject" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
+  interfaces: [AssistantConfigurationRef],
+  isTypeOf: (value) => typeof value === "object" && value !== null && !("updatedAt" in value),
+  fields: () => ({}),
 });
 
 const AssistantSortBy = builder.enumType("AssistantSortBy", { values: enumValuesOf(ASSISTANT_SORT_FIELDS) });
