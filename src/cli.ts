@@ -8,8 +8,11 @@ import { HANGAR_VERSION } from "./version.js";
 const HELP = `hangar ${HANGAR_VERSION}: a self-hosted server for LangGraph.js agents
 
 Usage:
-  hangar serve [--config ./langgraph.json] [--port 2024]   serve the API (REST, GraphQL)
-  hangar migrate                                          apply database migrations and exit
+  hangar serve [--config ./langgraph.json] [--port 2024] [--no-worker]
+                    serve the API (REST, GraphQL) and execute runs; --no-worker serves only the API
+  hangar worker [--config ./langgraph.json]
+                    execute runs only (no HTTP), beside API processes on the same database
+  hangar migrate    apply database migrations and exit
   hangar --help | --version
 
 Environment:
@@ -17,6 +20,8 @@ Environment:
   HANGAR_DATA_DIR   embedded database directory (default .hangar)
   HOST, PORT        listen address (default 127.0.0.1:2024)
   HANGAR_API_KEYS   comma-separated API keys; unset leaves the API open
+  REDIS_URL         fan run events out across processes (needed when API and worker are split)
+  HANGAR_WORKER_CONCURRENCY  runs executed at once per process (default 16)
   LOG_LEVEL         fatal|error|warn|info|debug|trace (default info)
 `;
 
@@ -29,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       port: { type: "string", short: "p" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
+      "no-worker": { type: "boolean" },
     },
   });
   if (values.version) {
@@ -45,14 +51,15 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--port must be a port number, got '${values.port}'\n`);
     return 1;
   }
-  const config = loadConfig(process.env, { configPath: values.config, port });
+  const roles = command === "worker" ? { api: false, worker: true } : { api: true, worker: !values["no-worker"] };
+  const config = loadConfig(process.env, { configPath: values.config, port, roles });
   const log = createLogger(config.logLevel);
 
   if (command === "migrate") {
     await migrateOnly(config, log);
     return 0;
   }
-  if (command !== "serve") {
+  if (command !== "serve" && command !== "worker") {
     process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }

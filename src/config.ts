@@ -14,6 +14,9 @@ const EnvSchema = z.object({
   HANGAR_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
   HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   REDIS_URL: z.string().min(1).optional(),
+  HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  HANGAR_DB_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(24),
+  HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
 });
@@ -29,6 +32,14 @@ export interface HangarConfig {
   maxBodyBytes: number;
   shutdownGraceMs: number;
   redisUrl: string | null;
+  /** Runs one process executes at the same time. */
+  workerConcurrency: number;
+  /** PostgreSQL connections per process (API + worker share them). */
+  dbPoolSize: number;
+  /** How long stored stream events stay replayable (Last-Event-ID, Run.events). */
+  eventRetentionSeconds: number;
+  /** Which parts this process runs: the HTTP API, the run worker, or both (serve). */
+  roles: Readonly<{ api: boolean; worker: boolean }>;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   isDevelopment: boolean;
   /** Path of the langgraph.json deployment config. */
@@ -37,7 +48,7 @@ export interface HangarConfig {
 
 export function loadConfig(
   env: NodeJS.ProcessEnv,
-  overrides: { configPath?: string; port?: number } = {},
+  overrides: { configPath?: string; port?: number; roles?: { api: boolean; worker: boolean } } = {},
 ): Readonly<HangarConfig> {
   // An empty variable (FOO=) means unset, as shells and CI files commonly write it.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
@@ -61,6 +72,10 @@ export function loadConfig(
     maxBodyBytes: values.HANGAR_MAX_BODY_BYTES,
     shutdownGraceMs: values.HANGAR_SHUTDOWN_GRACE_MS,
     redisUrl: values.REDIS_URL ?? null,
+    workerConcurrency: values.HANGAR_WORKER_CONCURRENCY,
+    dbPoolSize: values.HANGAR_DB_POOL_SIZE,
+    eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
+    roles: Object.freeze(overrides.roles ?? { api: true, worker: true }),
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),

@@ -11,48 +11,61 @@ import { createHttpApp } from "./http/http-app.js";
 import type { Logger } from "./logger.js";
 import { createServiceContext, type HangarRuntime } from "./runtime.js";
 import { assistantsService } from "./services/assistants.service.js";
+import { RunEventBus } from "./streaming/run-event-bus.js";
+import { RunEventStore } from "./streaming/run-event-store.js";
+import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
+import type { RunStreaming } from "./streaming/run-streaming.js";
+import { attachRedisFanout } from "./streaming/redis-fanout.js";
+import { RunWorker } from "./worker/run-worker.js";
 
 export interface RunningHangar {
+  /** Empty when this process serves no HTTP (`hangar worker`). */
   url: string;
   runtime: HangarRuntime;
+  worker: RunWorker | null;
   /** Stops intake, then releases resources in reverse order of acquisition. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
  * Start-up order: graphs (fail fast on a broken deployment, before touching the database) →
- * database → migrations → system assistants → HTTP + WebSocket. Shutdown runs the reverse.
+ * database → migrations → system assistants → run streaming → HTTP + WebSocket → run worker.
+ * Shutdown runs the reverse: the worker stops claiming and drains its runs first (their streams
+ * still reach clients), then HTTP closes, then streaming and the database.
  */
 export async function startHangar(config: Readonly<HangarConfig>, log: Logger): Promise<RunningHangar> {
   if (config.apiKeys.length === 0) {
     log.warn("HANGAR_API_KEYS is not set: the API is open to anyone who can reach it");
   }
   const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, log);
+  const db = await openDatabase(
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
+    log,
+  );
   const releasers: Array<() => Promise<void>> = [() => db.close()];
   try {
     await migrateDatabase(db, log);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log };
+    const streaming = await startRunStreaming(config, db, log, releasers);
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
-    const graphql = createGraphqlServer(runtime);
-    const app = createHttpApp(runtime, graphql);
-    const server = http.createServer(getRequestListener(app.fetch));
-    const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
-    await listen(server, config.port, config.host);
-    // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
-    releasers.push(async () => {
-      await closeWebSocket();
-      await closeServer(server);
-    });
-    const { port } = server.address() as AddressInfo;
-    const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
-    log.info({ url, graphs: graphs.names(), database: db.kind }, "Hangar is listening");
+    const url = config.roles.api ? await startHttp(runtime, releasers) : "";
+    let worker: RunWorker | null = null;
+    if (config.roles.worker) {
+      const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {
+        concurrency: config.workerConcurrency,
+      });
+      running.start();
+      worker = running;
+      releasers.push(() => running.stop(config.shutdownGraceMs));
+    }
+    log.info({ url, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
     return {
       url,
       runtime,
+      worker,
       close() {
         closing ??= releaseAll(releasers, log);
         return closing;
@@ -62,6 +75,51 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     await releaseAll(releasers, log);
     throw error;
   }
+}
+
+/**
+ * Live run events (in-process bus, extended through Redis when REDIS_URL is set), their stored
+ * copy for replay with periodic retention, and queue wake-ups (relayed NOTIFYs on PostgreSQL).
+ */
+async function startRunStreaming(
+  config: Readonly<HangarConfig>,
+  db: Database,
+  log: Logger,
+  releasers: Array<() => Promise<void>>,
+): Promise<RunStreaming> {
+  const streaming: RunStreaming = { bus: new RunEventBus(), store: new RunEventStore(db, log), signals: new RunSignals() };
+  releasers.push(() => streaming.store.close());
+  const sweep = setInterval(() => {
+    const cutoff = new Date(Date.now() - config.eventRetentionSeconds * 1000);
+    streaming.store.deleteOlderThan(cutoff).catch((error: unknown) => log.warn({ err: error }, "event retention sweep failed"));
+  }, 60_000);
+  sweep.unref();
+  releasers.push(async () => clearInterval(sweep));
+  if (config.databaseUrl) {
+    const listener = await listenForRunSignals(config.databaseUrl, streaming.signals, log);
+    releasers.push(() => listener.close());
+  }
+  if (config.redisUrl) {
+    const fanout = await attachRedisFanout(streaming.bus, config.redisUrl, log);
+    releasers.push(() => fanout.close());
+  }
+  return streaming;
+}
+
+async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<void>>): Promise<string> {
+  const { config } = runtime;
+  const graphql = createGraphqlServer(runtime);
+  const app = createHttpApp(runtime, graphql);
+  const server = http.createServer(getRequestListener(app.fetch));
+  const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
+  await listen(server, config.port, config.host);
+  // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
+  releasers.push(async () => {
+    await closeWebSocket();
+    await closeServer(server);
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 }
 
 /** `hangar migrate`: apply migrations and exit. */

@@ -2,6 +2,7 @@ import type { HangarConfig } from "./config.js";
 import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
 import type { Logger } from "./logger.js";
+import type { RunStreaming } from "./streaming/run-streaming.js";
 import type { Actor, ServiceContext } from "./services/service-context.js";
 
 /** What a running Hangar process holds: built once in main.ts and handed to every transport. */
@@ -12,9 +13,10 @@ export interface HangarRuntime {
   /** The parsed langgraph.json (graphs, env, http, auth). */
   deployment: DeploymentConfig;
   log: Logger;
+  streaming: RunStreaming;
 }
 
 /** A service context for one request or job. */
 export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: Logger = runtime.log): ServiceContext {
-  return { db: runtime.db, graphs: runtime.graphs, log, now: () => new Date(), actor };
+  return { db: runtime.db, graphs: runtime.graphs, log, now: () => new Date(), actor, streaming: runtime.streaming };
 }

@@ -1,4 +1,5 @@
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { RunStampingCheckpointer } from "./checkpointer.js";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import pg from "pg";
 import type { DataSource } from "typeorm";
@@ -35,7 +36,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     await closePool();
     throw error;
   }
-  const checkpointer = new PostgresSaver(pool);
+  const checkpointer = new RunStampingCheckpointer(pool);
   const store = createStoreOnPool(pool);
   log.info({ database: kind }, "database connected");
   return {

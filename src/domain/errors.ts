@@ -64,3 +64,10 @@ export function coerceError(value: unknown): Error {
   if (value instanceof Error) return value;
   return new Error(typeof value === "string" ? value : JSON.stringify(value), { cause: value });
 }
+
+/** A run was refused because its thread already has one (multitask strategy `reject`). */
+export class ThreadBusyError extends AppError {
+  constructor(threadId: string) {
+    super("THREAD_BUSY", `Thread '${threadId}' is busy with another run; use multitask_strategy interrupt, rollback or enqueue to run anyway`);
+  }
+}

@@ -1,0 +1,39 @@
+import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
+import type { Run } from "../../domain/run.js";
+import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
+
+/**
+ * Claims up to `limit` due pending runs for one worker and marks them running under a lease.
+ *
+ * Only the oldest pending run of each thread is a candidate, and only when no run of that thread
+ * is running: runs on one thread execute in creation order (enqueue). Candidate rows are locked
+ * with SKIP LOCKED so concurrent claimers on other processes take disjoint sets without waiting.
+ * If two claimers still pick different runs of the same thread, the partial unique index
+ * runs_one_running_per_thread rejects the second (23505) and the caller simply claims again.
+ */
+export async function claimRuns(
+  manager: EntityManager,
+  claim: { workerId: string; limit: number; leaseMs: number; now: Date },
+): Promise<Run[]> {
+  const result = await runStatement(manager, 
+    `WITH oldest_per_thread AS (
+       SELECT DISTINCT ON (r.thread_id) r.run_id, r.created_at
+       FROM runs r
+       WHERE r.status = 'pending' AND r.run_after <= $3
+         AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running')
+       ORDER BY r.thread_id, r.created_at
+     ), locked AS (
+       SELECT runs.run_id FROM runs
+       WHERE runs.run_id IN (SELECT run_id FROM oldest_per_thread ORDER BY created_at LIMIT $2)
+         AND runs.status = 'pending'
+       FOR UPDATE SKIP LOCKED
+     )
+     UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
+       lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
+     FROM locked WHERE runs.run_id = locked.run_id
+     RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")}`,
+    [claim.workerId, claim.limit, claim.now, claim.leaseMs],
+  );
+  return (result.rows as RunRow[]).map(runFromRow);
+}

@@ -1,0 +1,19 @@
+import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
+
+/**
+ * Puts running runs whose lease expired (their worker crashed or hung) back in the queue. The next
+ * claim executes them again with attempt + 1, resuming from their last checkpoint. Locks only the
+ * expired rows, skipping any another process is requeueing at the same moment.
+ */
+export async function requeueExpiredRuns(manager: EntityManager, now: Date): Promise<string[]> {
+  const result = await runStatement(manager, 
+    `UPDATE runs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = $1
+     WHERE run_id IN (
+       SELECT run_id FROM runs WHERE status = 'running' AND lease_expires_at < $1 FOR UPDATE SKIP LOCKED
+     )
+     RETURNING run_id`,
+    [now],
+  );
+  return (result.rows as Array<{ run_id: string }>).map((row) => row.run_id);
+}

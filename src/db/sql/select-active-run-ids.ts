@@ -1,0 +1,13 @@
+import type { EntityManager } from "typeorm";
+
+/** Ids of pending and/or running runs, oldest first, optionally of one thread (bulk cancel). */
+export async function selectActiveRunIds(
+  manager: EntityManager,
+  filter: { statuses: string[]; threadId: string | null },
+): Promise<string[]> {
+  const rows: Array<{ run_id: string }> = await manager.query(
+    `SELECT run_id FROM runs WHERE status = ANY($1::text[]) AND ($2::uuid IS NULL OR thread_id = $2) ORDER BY created_at`,
+    [filter.statuses, filter.threadId],
+  );
+  return rows.map((row) => row.run_id);
+}

@@ -1,0 +1,86 @@
+import type { JsonObject } from "./json.js";
+
+export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** A run in one of these will not change again (except by deletion). */
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ["success", "error", "timeout", "interrupted"];
+export const isRunFinished = (status: RunStatus): boolean => FINISHED_RUN_STATUSES.includes(status);
+
+export const MULTITASK_STRATEGIES = ["reject", "interrupt", "rollback", "enqueue"] as const;
+export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
+
+export const CANCEL_ACTIONS = ["interrupt", "rollback"] as const;
+export type CancelAction = (typeof CANCEL_ACTIONS)[number];
+
+/** Stream modes a client may ask for (SPEC §4). `messages-tuple` is LangGraph's own "messages" mode. */
+export const STREAM_MODES = [
+  "values",
+  "updates",
+  "messages",
+  "messages-tuple",
+  "custom",
+  "events",
+  "debug",
+  "tasks",
+  "checkpoints",
+] as const;
+export type StreamMode = (typeof STREAM_MODES)[number];
+
+export type OnCompletion = "delete" | "keep";
+export type OnDisconnect = "cancel" | "continue";
+export type Durability = "sync" | "async" | "exit";
+
+export interface RunCommand {
+  resume?: unknown;
+  update?: unknown;
+  goto?: unknown;
+}
+
+/**
+ * Everything the worker needs to execute a run, stored with it (LangGraph Platform calls this
+ * `kwargs`). The assistant's context is resolved at creation, so a later assistant update never
+ * changes a queued run.
+ */
+export interface RunKwargs {
+  input: unknown;
+  command: RunCommand | null;
+  /** The assistant version's context overlaid key by key with the run's context. */
+  context: JsonObject;
+  config: JsonObject;
+  graphId: string;
+  assistantVersion: number;
+  streamModes: StreamMode[];
+  streamSubgraphs: boolean;
+  streamResumable: boolean;
+  interruptBefore: string[] | "*" | null;
+  interruptAfter: string[] | "*" | null;
+  checkpointId: string | null;
+  checkpointNs: string | null;
+  webhook: string | null;
+  /** Stateless runs only: what happens to their temporary thread afterwards. */
+  onCompletion: OnCompletion | null;
+  durability: Durability | null;
+}
+
+export interface Run {
+  runId: string;
+  threadId: string;
+  assistantId: string;
+  status: RunStatus;
+  metadata: JsonObject;
+  multitaskStrategy: MultitaskStrategy;
+  kwargs: RunKwargs;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Not before this instant (after_seconds). */
+  runAfter: Date;
+  /** 1 for the first execution, +1 each time a crashed worker's run is taken over. */
+  attempt: number;
+  /** A cancellation asked for while the run was running; the worker that holds it acts on it. */
+  cancelAction: CancelAction | null;
+  error: JsonObject | null;
+}
+
+/** How long a worker's claim on a run lasts without renewal (renewed at a third of this). */
+export const RUN_LEASE_MS = 30_000;

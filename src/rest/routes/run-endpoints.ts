@@ -1,0 +1,75 @@
+import type { Context } from "hono";
+import type { HttpEnv } from "../../http/http-env.js";
+import { runResultsService } from "../../services/run-results.service.js";
+import { runsService } from "../../services/runs.service.js";
+import type { ServiceContext } from "../../services/service-context.js";
+import { sseResponse } from "../../streaming/sse-response.js";
+import { createRunFromWire } from "../run-wire.js";
+import type { RunCreate } from "../schemas/runs.js";
+
+/**
+ * The create-and-stream and create-and-wait flows, shared by thread runs and stateless runs.
+ * `threadId` null means stateless (a temporary thread).
+ */
+
+function runLocation(threadId: string, runId: string, stateless: boolean): string {
+  return stateless ? `/runs/${runId}` : `/threads/${threadId}/runs/${runId}`;
+}
+
+/** POST .../runs/stream: queue the run, answer with its SSE stream until it ends. */
+export async function streamNewRun(c: Context<HttpEnv>, ctx: ServiceContext, body: RunCreate, threadId: string | null) {
+  const run = await runsService.create(ctx, createRunFromWire(body, threadId));
+  const location = runLocation(run.threadId, run.runId, threadId === null);
+  const abort = new AbortController();
+  const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
+  return sseResponse(runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, signal: abort.signal }), {
+    abort,
+    headers: { "Content-Location": location, Location: `${location}/stream` },
+    onDisconnect: cancelOnDisconnect
+      ? () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined)
+      : undefined,
+  });
+}
+
+/** POST .../runs/wait: queue the run, answer with its final values (or `__error__`). */
+export async function waitForNewRun(c: Context<HttpEnv>, ctx: ServiceContext, body: RunCreate, threadId: string | null) {
+  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { forceModes: ["values"] }));
+  const disconnected = c.req.raw.signal;
+  const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
+  const onAbort = () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined);
+  if (cancelOnDisconnect) disconnected.addEventListener("abort", onAbort, { once: true });
+  try {
+    const result = await runResultsService.lastValues(ctx, run, disconnected);
+    c.header("Content-Location", runLocation(run.threadId, run.runId, threadId === null));
+    return c.json(result);
+  } finally {
+    disconnected.removeEventListener("abort", onAbort);
+  }
+}
+
+/** GET .../runs/{run_id}/stream: join a live or finished run's stream (Last-Event-ID honoured). */
+export function joinRunStream(
+  c: Context<HttpEnv>,
+  ctx: ServiceContext,
+  run: { runId: string; threadId: string },
+  query: { stream_mode?: string | string[]; cancel_on_disconnect: boolean },
+) {
+  const lastEventId = Number.parseInt(c.req.header("Last-Event-ID") ?? "0", 10);
+  const modes = query.stream_mode === undefined ? undefined : [query.stream_mode].flat();
+  const abort = new AbortController();
+  return sseResponse(
+    runResultsService.stream(ctx, {
+      runId: run.runId,
+      threadId: run.threadId,
+      afterSeq: Number.isFinite(lastEventId) && lastEventId > 0 ? lastEventId : 0,
+      modes,
+      signal: abort.signal,
+    }),
+    {
+      abort,
+      onDisconnect: query.cancel_on_disconnect
+        ? () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined)
+        : undefined,
+    },
+  );
+}

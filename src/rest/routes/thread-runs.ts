@@ -1,0 +1,71 @@
+import { Hono } from "hono";
+import type { HttpEnv } from "../../http/http-env.js";
+import { runResultsService } from "../../services/run-results.service.js";
+import { runsService } from "../../services/runs.service.js";
+import { createRunFromWire, runToWire } from "../run-wire.js";
+import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery } from "../schemas/runs.js";
+import { selectFields } from "../wire.js";
+import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
+import { createRouteKit } from "./route-kit.js";
+import type { HangarRuntime } from "../../runtime.js";
+
+/** /threads/{thread_id}/runs: runs on a thread. */
+export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body, query } = createRouteKit(runtime);
+  const routes = new Hono<HttpEnv>();
+
+  // Create Background Run
+  routes.post("/:thread_id/runs", async (c) => {
+    const request = await body(c, RunCreate);
+    const run = await runsService.create(ctx(c), createRunFromWire(request, c.req.param("thread_id")));
+    c.header("Content-Location", `/threads/${run.threadId}/runs/${run.runId}`);
+    return c.json(runToWire(run));
+  });
+
+  // Create Run, Stream Output
+  routes.post("/:thread_id/runs/stream", async (c) => streamNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id")));
+
+  // Create Run, Wait for Output
+  routes.post("/:thread_id/runs/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id")));
+
+  // List Runs
+  routes.get("/:thread_id/runs", async (c) => {
+    const { select, ...page } = query(c, RunListQuery);
+    const runs = await runsService.list(ctx(c), { threadId: c.req.param("thread_id"), ...page });
+    const fields = select === undefined ? undefined : [select].flat();
+    return c.json(runs.map((run) => selectFields(runToWire(run), fields)));
+  });
+
+  // Get Run
+  routes.get("/:thread_id/runs/:run_id", async (c) => {
+    return c.json(runToWire(await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"))));
+  });
+
+  // Delete Run
+  routes.delete("/:thread_id/runs/:run_id", async (c) => {
+    await runsService.delete(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
+    return c.body(null, 204);
+  });
+
+  // Join Run
+  routes.get("/:thread_id/runs/:run_id/join", async (c) => {
+    return c.json(await runResultsService.join(ctx(c), c.req.param("thread_id"), c.req.param("run_id"), c.req.raw.signal));
+  });
+
+  // Join Run Stream
+  routes.get("/:thread_id/runs/:run_id/stream", async (c) => {
+    const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
+    return joinRunStream(c, ctx(c), run, query(c, RunStreamQuery));
+  });
+
+  // Cancel Run
+  routes.post("/:thread_id/runs/:run_id/cancel", async (c) => {
+    const { wait, action } = query(c, RunCancelQuery);
+    const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
+    await runsService.cancel(ctx(c), { runIds: [run.runId], action });
+    if (wait) await runResultsService.waitForEnd(ctx(c), run.runId, c.req.raw.signal);
+    return c.body(null, wait ? 204 : 202);
+  });
+
+  return routes;
+}

@@ -1,0 +1,80 @@
+import type { JsonObject } from "../domain/json.js";
+import type { Run } from "../domain/run.js";
+import type { CreateRunInput } from "../services/runs.service.js";
+import type { RunCreate } from "./schemas/runs.js";
+
+/** A run as the LangGraph SDK's `Run` type has it, plus the kwargs it was created with. */
+export interface RunWire {
+  run_id: string;
+  thread_id: string;
+  assistant_id: string;
+  created_at: string;
+  updated_at: string;
+  status: Run["status"];
+  metadata: JsonObject;
+  multitask_strategy: Run["multitaskStrategy"];
+  kwargs: JsonObject;
+}
+
+export function runToWire(run: Run): RunWire {
+  const { kwargs } = run;
+  return {
+    run_id: run.runId,
+    thread_id: run.threadId,
+    assistant_id: run.assistantId,
+    created_at: run.createdAt.toISOString(),
+    updated_at: run.updatedAt.toISOString(),
+    status: run.status,
+    metadata: run.metadata,
+    multitask_strategy: run.multitaskStrategy,
+    kwargs: {
+      input: kwargs.input,
+      command: kwargs.command,
+      context: kwargs.context,
+      config: kwargs.config,
+      stream_mode: kwargs.streamModes,
+      subgraphs: kwargs.streamSubgraphs,
+      resumable: kwargs.streamResumable,
+      interrupt_before: kwargs.interruptBefore,
+      interrupt_after: kwargs.interruptAfter,
+      checkpoint_id: kwargs.checkpointId,
+      webhook: kwargs.webhook,
+      on_completion: kwargs.onCompletion,
+      durability: kwargs.durability,
+    },
+  };
+}
+
+/**
+ * Maps a run request. `forceModes` adds modes an endpoint needs for itself (wait reads the last
+ * `values` event). Stateless endpoints pass `threadId: null`.
+ */
+export function createRunFromWire(
+  body: RunCreate,
+  threadId: string | null,
+  options: { defaultModes?: CreateRunInput["streamModes"]; forceModes?: CreateRunInput["streamModes"] } = {},
+): CreateRunInput {
+  const modes = body.stream_mode ?? options.defaultModes ?? ["values"];
+  return {
+    threadId,
+    assistantId: body.assistant_id,
+    input: body.input ?? null,
+    command: body.command ?? null,
+    context: body.context ?? {},
+    config: body.config ?? {},
+    metadata: body.metadata ?? {},
+    streamModes: [...new Set([...modes, ...(options.forceModes ?? [])])],
+    streamSubgraphs: body.stream_subgraphs ?? false,
+    streamResumable: body.stream_resumable ?? false,
+    interruptBefore: body.interrupt_before ?? null,
+    interruptAfter: body.interrupt_after ?? null,
+    checkpointId: body.checkpoint_id ?? body.checkpoint?.checkpoint_id ?? null,
+    checkpointNs: body.checkpoint?.checkpoint_ns ?? null,
+    webhook: body.webhook ?? null,
+    onCompletion: body.on_completion ?? null,
+    durability: body.durability ?? (body.checkpoint_during === false ? "exit" : null),
+    multitaskStrategy: body.multitask_strategy ?? "reject",
+    ifNotExists: body.if_not_exists ?? "reject",
+    afterSeconds: body.after_seconds ?? 0,
+  };
+}

@@ -1,0 +1,90 @@
+import { z } from "zod";
+import { CANCEL_ACTIONS, MULTITASK_STRATEGIES, RUN_STATUSES, STREAM_MODES } from "../../domain/run.js";
+import { JsonObject, optional } from "./common.js";
+
+const NodeList = z.union([z.literal("*"), z.array(z.string())]);
+
+/** `stream_mode` may be one mode or a list. */
+const StreamModeList = z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).transform((value) =>
+  Array.isArray(value) ? value : [value],
+);
+
+const Command = z
+  .object({
+    resume: z.unknown().optional(),
+    update: z.unknown().optional(),
+    goto: z.unknown().optional(),
+  })
+  .strict();
+
+const Checkpoint = z
+  .object({
+    checkpoint_id: optional(z.string()),
+    checkpoint_ns: optional(z.string()),
+    thread_id: optional(z.string()),
+    checkpoint_map: optional(JsonObject),
+  })
+  .passthrough();
+
+/** RunCreateStateful / RunCreateStateless of the LangGraph Platform API. */
+export const RunCreate = z
+  .object({
+    assistant_id: z.string({ error: "assistant_id is required (an assistant id or a graph name)" }).min(1),
+    input: optional(z.unknown()),
+    command: optional(Command),
+    context: optional(JsonObject),
+    config: optional(JsonObject),
+    metadata: optional(JsonObject),
+    stream_mode: optional(StreamModeList),
+    stream_subgraphs: optional(z.boolean()),
+    stream_resumable: optional(z.boolean()),
+    interrupt_before: optional(NodeList),
+    interrupt_after: optional(NodeList),
+    multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
+    if_not_exists: optional(z.enum(["create", "reject"])),
+    on_completion: optional(z.enum(["delete", "keep"])),
+    on_disconnect: optional(z.enum(["cancel", "continue"])),
+    webhook: optional(z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" })),
+    after_seconds: optional(z.number().min(0).max(31_536_000)),
+    checkpoint_id: optional(z.string()),
+    checkpoint: optional(Checkpoint),
+    durability: optional(z.enum(["sync", "async", "exit"])),
+    checkpoint_during: optional(z.boolean()),
+    feedback_keys: optional(z.array(z.string())),
+    langsmith_tracer: optional(z.unknown()),
+  })
+  .refine((body) => body.input === undefined || body.command === undefined, {
+    message: "send either input or command, not both",
+    path: ["command"],
+  });
+export type RunCreate = z.infer<typeof RunCreate>;
+
+export const RunBatchCreate = z.array(RunCreate).min(1, "send at least one run").max(1000);
+
+export const RunListQuery = z.object({
+  limit: optional(z.coerce.number().int().min(1).max(1000)).transform((value) => value ?? 10),
+  offset: optional(z.coerce.number().int().min(0)).transform((value) => value ?? 0),
+  status: optional(z.enum(RUN_STATUSES)),
+  select: optional(z.union([z.string(), z.array(z.string())])),
+});
+
+export const RunCancelQuery = z.object({
+  wait: optional(z.enum(["0", "1", "true", "false"])).transform((value) => value === "1" || value === "true"),
+  action: optional(z.enum(CANCEL_ACTIONS)).transform((value) => value ?? "interrupt"),
+});
+
+export const RunBulkCancel = z
+  .object({
+    thread_id: optional(z.string()),
+    run_ids: optional(z.array(z.string())),
+    status: optional(z.enum(["pending", "running", "all"])),
+    action: optional(z.enum(CANCEL_ACTIONS)).transform((value) => value ?? "interrupt"),
+  })
+  .refine((body) => body.run_ids !== undefined || body.status !== undefined || body.thread_id !== undefined, {
+    message: "name the runs to cancel: run_ids, thread_id or status",
+  });
+
+export const RunStreamQuery = z.object({
+  stream_mode: optional(z.union([z.string(), z.array(z.string())])),
+  cancel_on_disconnect: optional(z.enum(["0", "1", "true", "false"])).transform((value) => value === "1" || value === "true"),
+});

@@ -1,0 +1,83 @@
+import { selectRuns } from "../db/sql/select-runs.js";
+import type { RunStreamEvent } from "../domain/run-event.js";
+import { isRunFinished, type Run } from "../domain/run.js";
+import { readRunStream, type RunStreamRequest } from "../streaming/read-run-stream.js";
+import { requireRunId, runsService } from "./runs.service.js";
+import type { ServiceContext } from "./service-context.js";
+import { threadsService } from "./threads.service.js";
+
+// Waits are woken by `done` signals (in-process, or relayed NOTIFY); this re-check only covers a
+// signal lost with a dropped listener connection, so it is deliberately slow.
+const SAFETY_RECHECK_MS = 5_000;
+
+/** What a finished run leaves for `join` and `wait`: the thread's values, or its error. */
+export type RunResult = Record<string, unknown>;
+
+async function readRun(ctx: ServiceContext, runId: string): Promise<Run | null> {
+  const [run] = await selectRuns(ctx.db.dataSource.manager, [runId]);
+  return run ?? null;
+}
+
+export const runResultsService = {
+  /** Resolves when the run has finished (the run) or was deleted (null). */
+  async waitForEnd(ctx: ServiceContext, runId: string, signal?: AbortSignal): Promise<Run | null> {
+    const id = requireRunId(runId);
+    let wake: () => void = () => undefined;
+    const stop = ctx.streaming.signals.onDone(id, () => wake());
+    try {
+      for (;;) {
+        const woken = new Promise<void>((resolve) => {
+          wake = resolve;
+          signal?.addEventListener("abort", () => resolve(), { once: true });
+          setTimeout(resolve, SAFETY_RECHECK_MS).unref();
+        });
+        const run = await readRun(ctx, id);
+        if (!run || isRunFinished(run.status)) return run;
+        if (signal?.aborted) return run;
+        await woken;
+      }
+    } finally {
+      stop();
+    }
+  },
+
+  /** GET .../join: waits for the run, then answers with the thread's values (or the error). */
+  async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
+    const run = await runsService.get(ctx, threadId, runId);
+    const finished = await runResultsService.waitForEnd(ctx, run.runId, signal);
+    if (finished?.status === "error" && finished.error) return { __error__: finished.error };
+    const thread = await threadsService.get(ctx, run.threadId);
+    return thread.values ?? {};
+  },
+
+  /** A run's stream events (replay, then live) until it ends. */
+  stream(ctx: ServiceContext, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
+    return readRunStream(
+      {
+        bus: ctx.streaming.bus,
+        store: ctx.streaming.store,
+        readRunStatus: async (runId) => (await readRun(ctx, runId))?.status ?? null,
+      },
+      request,
+    );
+  },
+
+  /**
+   * /runs/wait: the last `values` event of the run's stream (the run was created with values
+   * among its modes). Read from the stream rather than the thread, because a stateless run's
+   * thread is deleted as soon as the run ends.
+   */
+  async lastValues(ctx: ServiceContext, run: Run, signal?: AbortSignal): Promise<RunResult> {
+    let values: RunResult = {};
+    for await (const event of runResultsService.stream(ctx, {
+      runId: run.runId,
+      threadId: run.threadId,
+      modes: ["values"],
+      signal,
+    })) {
+      if (event.event === "values") values = JSON.parse(event.data);
+      else if (event.event === "error") return { __error__: JSON.parse(event.data) };
+    }
+    return values;
+  },
+};

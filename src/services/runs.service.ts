@@ -1,0 +1,211 @@
+import { deleteRuns } from "../db/sql/delete-runs.js";
+import { insertRun } from "../db/sql/insert-run.js";
+import { insertThread } from "../db/sql/insert-thread.js";
+import { listThreadRuns } from "../db/sql/list-thread-runs.js";
+import { lockActiveRuns } from "../db/sql/lock-active-runs.js";
+import { lockThread } from "../db/sql/lock-thread.js";
+import { markThreadRunning } from "../db/sql/mark-thread-running.js";
+import { requestRunCancel } from "../db/sql/request-run-cancel.js";
+import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
+import { selectRuns } from "../db/sql/select-runs.js";
+import { threadExists } from "../db/sql/thread-exists.js";
+import { withTransaction } from "../db/tx.js";
+import { ConflictError, NotFoundError, ThreadBusyError } from "../domain/errors.js";
+import { isUuid, newId } from "../domain/ids.js";
+import type { JsonObject } from "../domain/json.js";
+import { isRunFinished, type CancelAction, type Run, type RunKwargs, type RunStatus } from "../domain/run.js";
+import { assistantsService } from "./assistants.service.js";
+import { inKeyOrder } from "./key-order.js";
+import type { ServiceContext } from "./service-context.js";
+
+/** A run request in domain terms; the transports map their payloads to this. */
+export interface CreateRunInput extends Omit<RunKwargs, "graphId" | "assistantVersion" | "context" | "config"> {
+  /** null: a stateless run on a temporary thread. */
+  threadId: string | null;
+  /** An assistant id or a graph name. */
+  assistantId: string;
+  context: JsonObject;
+  config: JsonObject;
+  metadata: JsonObject;
+  multitaskStrategy: Run["multitaskStrategy"];
+  ifNotExists: "create" | "reject";
+  afterSeconds: number;
+}
+
+/** Runs a cancellation stopped: pending ones end at once; running ones wait for their worker. */
+interface CancelEffects {
+  endedPending: Run[];
+  signalledRunning: string[];
+}
+
+export function requireRunId(runId: string): string {
+  if (!isUuid(runId)) throw new NotFoundError(`Run '${runId}' not found: run ids are UUIDs`);
+  return runId.toLowerCase();
+}
+
+/** Overlays key by key: the run's context wins, the assistant version's fills the rest. */
+function mergeConfig(assistantConfig: JsonObject, runConfig: JsonObject): JsonObject {
+  return {
+    ...assistantConfig,
+    ...runConfig,
+    configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
+    metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
+  };
+}
+
+export const runsService = {
+  /**
+   * Queues a run. Multitask rules are applied under the thread's row lock: `reject` refuses when
+   * the thread has a pending or running run; `interrupt` / `rollback` cancel those runs (the
+   * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
+   * worker never runs two runs of one thread at once, so the new run starts after the old ends.
+   */
+  async create(ctx: ServiceContext, input: CreateRunInput): Promise<Run> {
+    const assistant = await assistantsService.get(ctx, input.assistantId);
+    const now = ctx.now();
+    const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
+    const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+    const run: Run = {
+      runId: newId(),
+      threadId,
+      assistantId: assistant.assistantId,
+      status: "pending",
+      metadata: input.metadata,
+      multitaskStrategy: input.multitaskStrategy,
+      kwargs: {
+        input: input.input ?? null,
+        command: input.command,
+        context: { ...assistant.context, ...input.context },
+        config: mergeConfig(assistant.config, input.config),
+        graphId: assistant.graphId,
+        assistantVersion: assistant.version,
+        streamModes: input.streamModes,
+        streamSubgraphs: input.streamSubgraphs,
+        streamResumable: input.streamResumable,
+        interruptBefore: input.interruptBefore,
+        interruptAfter: input.interruptAfter,
+        checkpointId: input.checkpointId,
+        checkpointNs: input.checkpointNs,
+        webhook: input.webhook,
+        onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+        durability: input.durability,
+      },
+      createdAt: now,
+      updatedAt: now,
+      runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
+      attempt: 0,
+      cancelAction: null,
+      error: null,
+    };
+
+    const effects = await withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
+      let thread = await lockThread(manager, threadId);
+      if (!thread) {
+        if (input.threadId !== null && input.ifNotExists !== "create") throw new NotFoundError(`Thread '${threadId}' not found`);
+        await insertThread(manager, { threadId, metadata: threadMetadata, now });
+        thread = await lockThread(manager, threadId);
+      }
+      const active = await lockActiveRuns(manager, threadId);
+      let effects: CancelEffects = { endedPending: [], signalledRunning: [] };
+      if (active.length > 0) {
+        if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);
+        if (input.multitaskStrategy === "interrupt" || input.multitaskStrategy === "rollback") {
+          effects = await cancelLocked(manager, active, input.multitaskStrategy, now);
+        }
+      }
+      await insertRun(manager, run);
+      await markThreadRunning(manager, { threadId, metadata: threadMetadata, now });
+      return effects;
+    });
+    announceCancellations(ctx, effects);
+    ctx.streaming.signals.runPending();
+    return run;
+  },
+
+  async get(ctx: ServiceContext, threadId: string | null, runId: string): Promise<Run> {
+    const [run] = await selectRuns(ctx.db.dataSource.manager, [requireRunId(runId)]);
+    if (!run || (threadId !== null && run.threadId !== threadId.toLowerCase())) {
+      throw new NotFoundError(`Run '${runId}' not found${threadId ? ` on thread '${threadId}'` : ""}`);
+    }
+    return run;
+  },
+
+  async getMany(ctx: ServiceContext, runIds: readonly string[]): Promise<(Run | null)[]> {
+    const valid = runIds.filter(isUuid).map((id) => id.toLowerCase());
+    const runs = valid.length > 0 ? await selectRuns(ctx.db.dataSource.manager, valid) : [];
+    return inKeyOrder(runIds.map((id) => id.toLowerCase()), runs, (run) => run.runId);
+  },
+
+  async list(
+    ctx: ServiceContext,
+    query: { threadId: string; status?: RunStatus; limit: number; offset: number },
+  ): Promise<Run[]> {
+    const threadId = requireThreadIdForRun(query.threadId);
+    const runs = await listThreadRuns(ctx.db.dataSource.manager, { ...query, threadId });
+    if (runs.length === 0 && query.offset === 0) {
+      // An unknown thread is a 404, not an empty list.
+      if (!(await threadExists(ctx.db.dataSource.manager, threadId))) throw new NotFoundError(`Thread '${query.threadId}' not found`);
+    }
+    return runs;
+  },
+
+  /** Cancels pending or running runs. Finished runs are left as they are. */
+  async cancel(ctx: ServiceContext, input: { runIds: string[]; action: CancelAction }): Promise<Run[]> {
+    const runIds = input.runIds.map(requireRunId);
+    const effects = await withTransaction(ctx.db, async (manager) => {
+      const runs = (await selectRuns(manager, runIds)).filter((run) => !isRunFinished(run.status));
+      return cancelLocked(manager, runs, input.action, ctx.now());
+    });
+    announceCancellations(ctx, effects);
+    return runsService.getMany(ctx, runIds).then((runs) => runs.filter((run): run is Run => run !== null));
+  },
+
+  /** Pending and running runs, optionally of one thread and status (bulk cancel). */
+  async listActive(ctx: ServiceContext, filter: { threadId?: string; status?: "pending" | "running" | "all" }): Promise<Run[]> {
+    const statuses = filter.status === "pending" || filter.status === "running" ? [filter.status] : ["pending", "running"];
+    const threadId = filter.threadId ? requireThreadIdForRun(filter.threadId) : null;
+    const runIds = await selectActiveRunIds(ctx.db.dataSource.manager, { statuses, threadId });
+    const runs = await runsService.getMany(ctx, runIds);
+    return runs.filter((run): run is Run => run !== null);
+  },
+
+  /** Deletes a finished or pending run; a running one must be cancelled first. */
+  async delete(ctx: ServiceContext, threadId: string, runId: string): Promise<void> {
+    const run = await runsService.get(ctx, threadId, runId);
+    if (run.status === "running") throw new ConflictError(`Run '${runId}' is running; cancel it before deleting it`);
+    await deleteRuns(ctx.db.dataSource.manager, [run.runId]);
+    ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
+    ctx.streaming.signals.runDone(run.runId);
+  },
+};
+
+function requireThreadIdForRun(threadId: string): string {
+  if (!isUuid(threadId)) throw new NotFoundError(`Thread '${threadId}' not found: thread ids are UUIDs`);
+  return threadId.toLowerCase();
+}
+
+/** Inside the caller's transaction: stops the given runs the way `action` asks. */
+async function cancelLocked(
+  manager: Parameters<typeof requestRunCancel>[0],
+  runs: Run[],
+  action: CancelAction,
+  now: Date,
+): Promise<CancelEffects> {
+  if (runs.length === 0) return { endedPending: [], signalledRunning: [] };
+  const changed = await requestRunCancel(manager, { runIds: runs.map((run) => run.runId), action, now });
+  const endedIds = new Set(changed.filter((change) => change.status === "interrupted").map((change) => change.runId));
+  const endedPending = runs.filter((run) => endedIds.has(run.runId));
+  // A rolled-back run that never started wrote nothing: deleting the row is the whole rollback.
+  if (action === "rollback" && endedPending.length > 0) await deleteRuns(manager, endedPending.map((run) => run.runId));
+  const signalledRunning = changed.filter((change) => change.status === "running").map((change) => change.runId);
+  return { endedPending, signalledRunning };
+}
+
+/** After commit: wake the workers holding cancelled runs, and end the streams of pending ones. */
+function announceCancellations(ctx: ServiceContext, effects: CancelEffects): void {
+  for (const runId of effects.signalledRunning) ctx.streaming.signals.cancelRequested(runId);
+  for (const run of effects.endedPending) {
+    ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "interrupted" });
+    ctx.streaming.signals.runDone(run.runId);
+  }
+}

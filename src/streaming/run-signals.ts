@@ -1,0 +1,107 @@
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import type { Logger } from "../logger.js";
+
+/**
+ * Wake-ups about the run queue, delivered to whoever waits in this process:
+ * - `pending`: a run became claimable (wakes the worker loop);
+ * - `cancel`: a running run was asked to stop (the worker holding it aborts it);
+ * - `done`: a run finished or was deleted (wakes join / wait).
+ *
+ * Services raise them in-process right after their commit. With PostgreSQL, the runs trigger also
+ * NOTIFYs each change and `listenForRunSignals` relays them, so a worker or waiter in another
+ * process hears them too. Every listener is idempotent, so hearing a signal twice (in-process and
+ * relayed) costs one extra look at the database, never a wrong result.
+ */
+export class RunSignals {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    // One waiter per join/stream request: many are normal.
+    this.emitter.setMaxListeners(0);
+  }
+
+  runPending(): void {
+    this.emitter.emit("pending");
+  }
+
+  cancelRequested(runId: string): void {
+    this.emitter.emit(`cancel:${runId}`);
+  }
+
+  runDone(runId: string): void {
+    this.emitter.emit(`done:${runId}`);
+  }
+
+  onPending(listener: () => void): () => void {
+    return this.on("pending", listener);
+  }
+
+  onCancel(runId: string, listener: () => void): () => void {
+    return this.on(`cancel:${runId}`, listener);
+  }
+
+  onDone(runId: string, listener: () => void): () => void {
+    return this.on(`done:${runId}`, listener);
+  }
+
+  private on(name: string, listener: () => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
+  }
+}
+
+const CHANNELS = ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done"] as const;
+const RECONNECT_DELAY_MS = 1_000;
+
+/**
+ * Relays the runs trigger's NOTIFYs into `signals` over one dedicated connection (LISTEN needs a
+ * connection of its own; a pooled one would be handed to other queries). Reconnects after a
+ * failure and raises `pending` on reconnect, since notifications sent meanwhile are lost.
+ */
+export async function listenForRunSignals(
+  connectionString: string,
+  signals: RunSignals,
+  log: Logger,
+): Promise<{ close(): Promise<void> }> {
+  let client: pg.Client | null = null;
+  let closed = false;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString });
+    next.on("notification", (message) => {
+      if (message.channel === "hangar_run_pending") signals.runPending();
+      else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
+      else if (message.channel === "hangar_run_done" && message.payload) signals.runDone(message.payload);
+    });
+    next.on("error", (error) => {
+      log.warn({ err: error }, "run signal listener lost its connection; reconnecting");
+      void next.end().catch(() => undefined);
+      if (client === next) client = null;
+      if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
+    });
+    await next.connect();
+    for (const channel of CHANNELS) await next.query(`LISTEN ${channel}`);
+    client = next;
+  };
+
+  const reconnect = async (): Promise<void> => {
+    if (closed || client) return;
+    try {
+      await connect();
+      signals.runPending();
+    } catch (error) {
+      log.warn({ err: error }, "run signal listener could not reconnect; retrying");
+      setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
+    }
+  };
+
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      await client?.end().catch(() => undefined);
+      client = null;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { RunStreamEvent } from "../domain/run-event.js";
+
+const encoder = new TextEncoder();
+// Proxies drop idle connections; a comment line keeps a quiet run's stream open.
+const HEARTBEAT_MS = 15_000;
+
+/** One SSE frame. `id` is the event's seq, which is what Last-Event-ID sends back. */
+export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data">): string {
+  return `event: ${event.event}\ndata: ${event.data}\nid: ${event.seq}\n\n`;
+}
+
+/**
+ * A text/event-stream Response over a run's events. The body ends when the events end (the run
+ * ended); `onDisconnect` runs when the client goes away first.
+ */
+export function sseResponse(
+  events: AsyncIterable<RunStreamEvent>,
+  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController },
+): Response {
+  const iterator = events[Symbol.asyncIterator]();
+  let heartbeat: NodeJS.Timeout | null = null;
+  let finished = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+      heartbeat.unref();
+    },
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          finished = true;
+          if (heartbeat) clearInterval(heartbeat);
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(formatSseEvent(next.value)));
+      } catch (error) {
+        finished = true;
+        if (heartbeat) clearInterval(heartbeat);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      if (heartbeat) clearInterval(heartbeat);
+      options.abort.abort();
+      await iterator.return?.(undefined);
+      if (!finished) options.onDisconnect?.();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      ...options.headers,
+    },
+  });
+}

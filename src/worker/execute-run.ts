@@ -1,0 +1,106 @@
+import { Command } from "@langchain/langgraph";
+import type { RunStreamEvent } from "../domain/run-event.js";
+import type { Run, RunStatus } from "../domain/run.js";
+import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
+import type { ServiceContext } from "../services/service-context.js";
+import { streamGraph } from "./stream-graph.js";
+
+/** Why a run was aborted from outside: a user's cancel, shutdown, or losing the lease. */
+export type AbortReason = "interrupt" | "rollback" | "shutdown" | "lease-lost";
+
+export type ExecutionResult =
+  | { kind: "finished"; status: Extract<RunStatus, "success" | "error" | "interrupted">; error: { error: string; message: string } | null }
+  | { kind: "rolled-back" }
+  | { kind: "released" };
+
+/** The run as it will be executed: streamed events are numbered from `firstSeq`. */
+export interface RunExecution {
+  run: Run;
+  signal: AbortSignal;
+  firstSeq: number;
+  /** Extra LangChain callbacks for this run (the trace recorder). */
+  callbacks?: unknown[];
+}
+
+/**
+ * Executes one claimed run and streams its events (bus + replay store). Never throws: a failing
+ * graph is a run outcome (`error`, with an `error` event), and an abort maps to the outcome its
+ * reason asks for. Persisting the outcome is the caller's job (RunWorker), so that claim and
+ * release stay in one place.
+ */
+export async function executeRun(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
+  const { run, signal } = execution;
+  const { bus, store } = ctx.streaming;
+  let seq = execution.firstSeq - 1;
+  const emit = (event: string, data: unknown) => {
+    seq += 1;
+    const streamEvent: RunStreamEvent = { runId: run.runId, threadId: run.threadId, seq, event, data: stringifyWireValue(data) };
+    store.append(streamEvent);
+    bus.publish({ kind: "event", event: streamEvent });
+  };
+
+  emit("metadata", { run_id: run.runId, attempt: run.attempt });
+  try {
+    const { kwargs } = run;
+    const graph = await ctx.graphs.resolve(kwargs.graphId, {
+      config: kwargs.config,
+      checkpointer: ctx.db.checkpointer,
+      store: ctx.db.store,
+    });
+    const runIdentity = {
+      run_id: run.runId,
+      thread_id: run.threadId,
+      assistant_id: run.assistantId,
+      graph_id: kwargs.graphId,
+    };
+    const configurable: Record<string, unknown> = { ...kwargs.config.configurable, ...runIdentity };
+    if (kwargs.checkpointId) configurable.checkpoint_id = kwargs.checkpointId;
+    if (kwargs.checkpointNs) configurable.checkpoint_ns = kwargs.checkpointNs;
+    const options: Record<string, unknown> = {
+      ...kwargs.config,
+      configurable,
+      // metadata.run_id also stamps checkpoints, which is how a retried run resumes (checkpointer.ts).
+      metadata: { ...kwargs.config.metadata, ...run.metadata, ...runIdentity, attempt: run.attempt },
+      context: kwargs.context,
+      signal,
+      callbacks: [...((kwargs.config.callbacks as unknown[]) ?? []), ...(execution.callbacks ?? [])],
+    };
+    if (kwargs.interruptBefore) options.interruptBefore = kwargs.interruptBefore;
+    if (kwargs.interruptAfter) options.interruptAfter = kwargs.interruptAfter;
+    if (kwargs.durability) options.durability = kwargs.durability;
+    // A retried run restarts with its original input: LangGraph sees its own run_id on the latest
+    // checkpoint and resumes from there instead of applying the input again.
+    const input = kwargs.command ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0]) : kwargs.input;
+
+    for await (const event of streamGraph(graph, {
+      input,
+      options,
+      modes: kwargs.streamModes,
+      subgraphs: kwargs.streamSubgraphs,
+      rootRunId: run.runId,
+    })) {
+      emit(event.event, event.data);
+    }
+    if (signal.aborted) return abortedResult(signal);
+    return { kind: "finished", status: "success", error: null };
+  } catch (error) {
+    if (signal.aborted) return abortedResult(signal);
+    const failure = describeFailure(error);
+    ctx.log.warn({ err: error, runId: run.runId }, "run failed");
+    emit("error", failure);
+    return { kind: "finished", status: "error", error: failure };
+  }
+}
+
+function abortedResult(signal: AbortSignal): ExecutionResult {
+  const reason = signal.reason as AbortReason;
+  if (reason === "rollback") return { kind: "rolled-back" };
+  if (reason === "shutdown" || reason === "lease-lost") return { kind: "released" };
+  return { kind: "finished", status: "interrupted", error: null };
+}
+
+/** The `error` event payload: `{error, message}` as LangGraph Platform sends it. */
+function describeFailure(error: unknown): { error: string; message: string } {
+  if (error instanceof Error) return { error: error.name || "Error", message: error.message };
+  return { error: "Error", message: String(error) };
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import { claimRuns } from "../db/sql/claim-runs.js";
+import { nextRunDueAt } from "../db/sql/next-run-due-at.js";
+import { renewRunLeases } from "../db/sql/renew-run-leases.js";
+import { requeueExpiredRuns } from "../db/sql/requeue-expired-runs.js";
+import { selectRuns } from "../db/sql/select-runs.js";
+import { coerceError } from "../domain/errors.js";
+import { RUN_LEASE_MS, type Run } from "../domain/run.js";
+import type { ServiceContext } from "../services/service-context.js";
+import { executeRun, type AbortReason } from "./execute-run.js";
+import { settleRun } from "./settle-run.js";
+
+export interface RunWorkerOptions {
+  /** Runs executed at the same time by this process. */
+  concurrency: number;
+  leaseMs?: number;
+  /** Safety net only (lost notifications, expired leases); wake-ups come from RunSignals. */
+  fallbackPollMs?: number;
+  /** LangChain callbacks for a run (the trace recorder). */
+  callbacksFor?: (run: Run) => unknown[];
+}
+
+interface ActiveRun {
+  run: Run;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+/**
+ * The run executor of one process. It claims pending runs when woken (NOTIFY or in-process
+ * signal), executes up to `concurrency` at once, renews their leases, aborts them on cancel, and
+ * on stop hands unfinished ones back to the queue. Whoever claims a run settles it: every claimed
+ * run passes through settleRun exactly once, in `finally`.
+ */
+export class RunWorker {
+  readonly workerId = `worker-${randomUUID()}`;
+  private readonly active = new Map<string, ActiveRun>();
+  private readonly leaseMs: number;
+  private claiming = false;
+  private claimAgain = false;
+  private stopping = false;
+  private timers: NodeJS.Timeout[] = [];
+  private dueTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: () => void = () => undefined;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly options: RunWorkerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? RUN_LEASE_MS;
+  }
+
+  start(): void {
+    this.unsubscribe = this.ctx.streaming.signals.onPending(() => this.wake());
+    const renewEvery = Math.max(50, Math.floor(this.leaseMs / 3));
+    this.timers.push(setInterval(() => void this.maintainLeases(), renewEvery));
+    this.timers.push(setInterval(() => this.wake(), this.options.fallbackPollMs ?? 5_000));
+    for (const timer of this.timers) timer.unref();
+    this.wake();
+  }
+
+  get activeRunCount(): number {
+    return this.active.size;
+  }
+
+  /** Asks a running run of this worker to stop (after a cancel signal: reads the action asked). */
+  async checkCancellation(runId: string): Promise<void> {
+    const active = this.active.get(runId);
+    if (!active) return;
+    const [run] = await selectRuns(this.ctx.db.dataSource.manager, [runId]);
+    if (run?.cancelAction) this.abort(runId, run.cancelAction);
+  }
+
+  /**
+   * Graceful stop: no new claims; running runs get until the deadline to finish, then are aborted
+   * and handed back to the queue (to resume after restart or on another process).
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true;
+    this.unsubscribe();
+    for (const timer of this.timers) clearInterval(timer);
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    const allDone = () => Promise.all([...this.active.values()].map((active) => active.done));
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([allDone(), deadline]);
+    for (const runId of this.active.keys()) this.abort(runId, "shutdown");
+    await allDone();
+  }
+
+  private wake(): void {
+    if (this.stopping) return;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    void this.claimLoop();
+  }
+
+  private async claimLoop(): Promise<void> {
+    this.claiming = true;
+    try {
+      do {
+        this.claimAgain = false;
+        while (!this.stopping && this.active.size < this.options.concurrency) {
+          const claimed = await this.claim(this.options.concurrency - this.active.size);
+          for (const run of claimed) this.launch(run);
+          if (claimed.length === 0) break;
+        }
+      } while (this.claimAgain && !this.stopping);
+      await this.scheduleDelayedRuns();
+    } catch (error) {
+      this.ctx.log.error({ err: coerceError(error) }, "claiming runs failed; retrying on the next wake-up");
+    } finally {
+      this.claiming = false;
+    }
+  }
+
+  private async claim(limit: number): Promise<Run[]> {
+    const claim = { workerId: this.workerId, limit, leaseMs: this.leaseMs, now: this.ctx.now() };
+    try {
+      return await claimRuns(this.ctx.db.dataSource.manager, claim);
+    } catch (error) {
+      // Another process claimed a run of the same thread at the same moment: the index said no.
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return claimRuns(this.ctx.db.dataSource.manager, claim);
+      throw error;
+    }
+  }
+
+  /** Delayed runs (after_seconds) announce nothing when they become due: a timer wakes us. */
+  private async scheduleDelayedRuns(): Promise<void> {
+    if (this.stopping) return;
+    const due = await nextRunDueAt(this.ctx.db.dataSource.manager, this.ctx.now());
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.dueTimer = null;
+    if (!due) return;
+    const delay = Math.max(0, due.getTime() - Date.now());
+    this.dueTimer = setTimeout(() => this.wake(), delay + 5);
+    this.dueTimer.unref();
+  }
+
+  private launch(run: Run): void {
+    const controller = new AbortController();
+    const stopWatching = this.ctx.streaming.signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
+    const done = this.execute(run, controller).finally(() => {
+      stopWatching();
+      this.active.delete(run.runId);
+      this.wake();
+    });
+    this.active.set(run.runId, { run, controller, done });
+    // A cancel asked for while the run was still pending but already being claimed.
+    if (run.cancelAction) this.abort(run.runId, run.cancelAction);
+  }
+
+  private async execute(run: Run, controller: AbortController): Promise<void> {
+    const log = this.ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
+    try {
+      const firstSeq = run.attempt > 1 ? await this.nextSeqAfterEarlierAttempts(run) : 1;
+      const result = await executeRun(this.ctx, {
+        run,
+        signal: controller.signal,
+        firstSeq,
+        callbacks: this.options.callbacksFor?.(run),
+      });
+      await settleRun(this.ctx, this.workerId, run, result);
+    } catch (error) {
+      // Settling failed (database gone?). The lease will expire and another attempt will run it.
+      log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
+    }
+  }
+
+  /** A retried run continues its stream numbering, so replay never mixes two attempts' ids. */
+  private async nextSeqAfterEarlierAttempts(run: Run): Promise<number> {
+    const stored = await this.ctx.streaming.store.read(run.runId, run.threadId, 0);
+    return (stored.at(-1)?.seq ?? 0) + 1;
+  }
+
+  private abort(runId: string, reason: AbortReason): void {
+    const active = this.active.get(runId);
+    if (active && !active.controller.signal.aborted) active.controller.abort(reason);
+  }
+
+  private async maintainLeases(): Promise<void> {
+    if (this.stopping) return;
+    const manager = this.ctx.db.dataSource.manager;
+    try {
+      const runIds = [...this.active.keys()];
+      if (runIds.length > 0) {
+        const now = this.ctx.now();
+        const held = await renewRunLeases(manager, { workerId: this.workerId, runIds, leaseMs: this.leaseMs, now });
+        const heldIds = new Set(held.map((lease) => lease.runId));
+        for (const runId of runIds) if (!heldIds.has(runId)) this.abort(runId, "lease-lost");
+        for (const lease of held) if (lease.cancelAction) this.abort(lease.runId, lease.cancelAction);
+      }
+      const requeued = await requeueExpiredRuns(manager, this.ctx.now());
+      if (requeued.length > 0) this.ctx.log.warn({ runIds: requeued }, "requeued runs whose worker stopped renewing its lease");
+    } catch (error) {
+      this.ctx.log.error({ err: coerceError(error) }, "lease maintenance failed");
+    }
+  }
+}

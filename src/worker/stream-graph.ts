@@ -1,0 +1,130 @@
+import type { StreamMode } from "../domain/run.js";
+import type { CompiledGraphLike } from "../graphs/graph-shapes.js";
+
+/** One event as SSE names it, with its data still a graph value (serialized later, once). */
+export interface GraphStreamEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface GraphStreamRequest {
+  input: unknown;
+  /** LangGraph invocation options: configurable, metadata, context, signal, interrupts, ... */
+  options: Record<string, unknown>;
+  modes: readonly StreamMode[];
+  subgraphs: boolean;
+  /** The root LangChain run id; `events` mode recognises the graph's own chunks by it. */
+  rootRunId: string;
+}
+
+// LangGraph's own stream modes behind each wire mode. `messages` (partial/complete events) is
+// built from LangGraph's message tuples; `updates` is added so partial messages can be closed
+// when their node reports.
+const LIBRARY_MODES: Record<StreamMode, readonly string[]> = {
+  values: ["values"],
+  updates: ["updates"],
+  messages: ["messages", "updates"],
+  "messages-tuple": ["messages"],
+  custom: ["custom"],
+  events: [],
+  debug: ["debug"],
+  tasks: ["tasks"],
+  checkpoints: ["checkpoints"],
+};
+
+/**
+ * Runs the graph and yields the wire events for the requested modes. `events` mode needs
+ * LangChain's callback events, so then the graph runs through streamEvents and its own chunks are
+ * picked out of the root run's on_chain_stream events; otherwise graph.stream is used, which
+ * skips the callback machinery (much cheaper per step).
+ */
+export async function* streamGraph(graph: CompiledGraphLike, request: GraphStreamRequest): AsyncGenerator<GraphStreamEvent> {
+  const libraryModes = [...new Set(request.modes.flatMap((mode) => LIBRARY_MODES[mode]))];
+  const wireModes = new Set<string>(request.modes);
+  const messages = new PartialMessages();
+
+  const options = { ...request.options, streamMode: libraryModes, subgraphs: request.subgraphs };
+  if (wireModes.has("events") && graph.streamEvents) {
+    const events = graph.streamEvents(request.input, { ...options, version: "v2", runId: request.rootRunId });
+    for await (const raw of events) {
+      const event = raw as { event: string; run_id: string; tags?: string[]; data?: { chunk?: unknown } };
+      if (event.tags?.includes("langsmith:hidden")) continue;
+      if (event.event === "on_chain_stream" && event.run_id === request.rootRunId && libraryModes.length > 0) {
+        yield* translateChunk(event.data?.chunk, request.subgraphs, wireModes, messages);
+      }
+      yield { event: "events", data: event };
+    }
+    return;
+  }
+  if (libraryModes.length === 0) {
+    await graph.invoke(request.input, request.options);
+    return;
+  }
+  for await (const chunk of await graph.stream(request.input, { ...options, runId: request.rootRunId })) {
+    yield* translateChunk(chunk, request.subgraphs, wireModes, messages);
+  }
+}
+
+function* translateChunk(
+  chunk: unknown,
+  subgraphs: boolean,
+  wireModes: ReadonlySet<string>,
+  messages: PartialMessages,
+): Generator<GraphStreamEvent> {
+  if (!Array.isArray(chunk)) return;
+  const [namespace, mode, data] = subgraphs ? (chunk as [string[], string, unknown]) : [[], ...(chunk as [string, unknown])];
+  const suffix = namespace.length > 0 ? `|${namespace.join("|")}` : "";
+
+  if (mode === "messages") {
+    if (wireModes.has("messages-tuple")) yield { event: `messages${suffix}`, data };
+    if (wireModes.has("messages")) {
+      for (const [event, payload] of messages.accept(data)) yield { event: `${event}${suffix}`, data: payload };
+    }
+    return;
+  }
+  if (mode === "updates" && wireModes.has("messages")) {
+    for (const [event, payload] of messages.completeAll()) yield { event: `${event}${suffix}`, data: payload };
+  }
+  if (wireModes.has(mode)) yield { event: `${mode}${suffix}`, data };
+}
+
+interface MessageLike {
+  id?: string;
+  concat?: (other: unknown) => MessageLike;
+}
+
+/**
+ * LangGraph Platform's `messages` mode: `messages/metadata` when a message first appears,
+ * `messages/partial` with the message accumulated so far on each token, and `messages/complete`
+ * with the whole message when its node finishes (or at once, for messages that were not streamed).
+ */
+class PartialMessages {
+  private readonly open = new Map<string, MessageLike>();
+  private readonly seen = new Set<string>();
+
+  *accept(tuple: unknown): Generator<[string, unknown]> {
+    if (!Array.isArray(tuple)) return;
+    const [message, metadata] = tuple as [MessageLike, unknown];
+    const id = message?.id ?? "";
+    if (!this.seen.has(id)) {
+      this.seen.add(id);
+      yield ["messages/metadata", { [id]: { metadata } }];
+    }
+    if (typeof message?.concat !== "function") {
+      this.open.delete(id);
+      yield ["messages/complete", [message]];
+      return;
+    }
+    const previous = this.open.get(id);
+    const accumulated = previous?.concat ? previous.concat(message) : message;
+    this.open.set(id, accumulated);
+    yield ["messages/partial", [accumulated]];
+  }
+
+  *completeAll(): Generator<[string, unknown]> {
+    if (this.open.size === 0) return;
+    const finished = [...this.open.values()];
+    this.open.clear();
+    yield ["messages/complete", finished];
+  }
+}

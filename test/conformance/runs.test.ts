@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const human = (content: string) => ({ messages: [{ role: "user", content }] });
+
+describe("runs through the official SDK client", () => {
+  it("creates a background run and joins it for the final values", async () => {
+    const thread = await server.client.threads.create();
+    const run = await server.client.runs.create(thread.thread_id, "echo", { input: human("hi") });
+    expect(run).toMatchObject({ thread_id: thread.thread_id, status: "pending", multitask_strategy: "reject" });
+    const values = await server.client.runs.join(thread.thread_id, run.run_id);
+    expect(values).toEqual({
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "echo: hi" },
+      ],
+    });
+    const finished = await server.client.runs.get(thread.thread_id, run.run_id);
+    expect(finished.status).toBe("success");
+    const after = await server.client.threads.get(thread.thread_id);
+    expect(after.status).toBe("idle");
+    expect(after.metadata).toMatchObject({ graph_id: "echo" });
+  });
+
+  it("waits for a run and returns its values", async () => {
+    const thread = await server.client.threads.create();
+    const values = await server.client.runs.wait(thread.thread_id, "echo", { input: human("wait for me") });
+    expect(values).toMatchObject({ messages: [{ content: "wait for me" }, { content: "echo: wait for me" }] });
+  });
+
+  it("streams metadata first, one updates event per node, then closes", async () => {
+    const thread = await server.client.threads.create();
+    const events = [];
+    for await (const part of server.client.runs.stream(thread.thread_id, "slow", {
+      input: human("go"),
+      streamMode: "updates",
+      context: { step_ms: 5 },
+    })) {
+      events.push(part);
+    }
+    expect(events.map((e) => e.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    expect(events[0]!.data).toMatchObject({ attempt: 1 });
+    expect(Object.keys(events[1]!.data as object)).toEqual(["first"]);
+    expect(events[3]!.data).toEqual({ third: { messages: [{ role: "assistant", content: "third done" }] } });
+  });
+
+  it("runs statelessly and deletes the temporary thread afterwards", async () => {
+    const values = await server.client.runs.wait(null, "echo", { input: human("stateless") });
+    expect(values).toMatchObject({ messages: [{ content: "stateless" }, { content: "echo: stateless" }] });
+  });
+
+  it("reports a failing graph as an error event and an error run", async () => {
+    const thread = await server.client.threads.create();
+    const events = [];
+    for await (const part of server.client.runs.stream(thread.thread_id, "failing", { input: human("boom") })) {
+      events.push(part);
+    }
+    expect(events.at(-1)).toMatchObject({ event: "error", data: { message: "the fixture graph failed on purpose" } });
+    const [run] = await server.client.runs.list(thread.thread_id);
+    expect(run!.status).toBe("error");
+    expect((await server.client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+});
