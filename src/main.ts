@@ -54,6 +54,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     if (config.roles.worker) {
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {
         concurrency: config.workerConcurrency,
+        leaseMs: config.runLeaseMs,
       });
       running.start();
       worker = running;

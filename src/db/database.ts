@@ -1,4 +1,3 @@
-import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { RunStampingCheckpointer } from "./checkpointer.js";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import pg from "pg";
@@ -14,7 +13,7 @@ export interface Database {
   kind: DatabaseKind;
   pool: pg.Pool;
   dataSource: DataSource;
-  checkpointer: PostgresSaver;
+  checkpointer: RunStampingCheckpointer;
   store: PostgresStore;
   close(): Promise<void>;
 }

@@ -18,7 +18,7 @@ import { sendRunWebhook } from "./webhooks.js";
  */
 export async function settleRun(ctx: ServiceContext, workerId: string, run: Run, result: ExecutionResult): Promise<void> {
   const { bus, store, signals } = ctx.streaming;
-  await store.flush();
+  await Promise.all([store.flush(), ctx.db.checkpointer.writesSettled(run.runId)]);
 
   if (result.kind === "released") {
     // Shutdown: back to the queue, to resume from its last checkpoint. After a lost lease this

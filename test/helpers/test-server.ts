@@ -24,11 +24,17 @@ export interface TestServerOptions {
   apiKeys?: string[];
   configPath?: string;
   maxBodyBytes?: number;
+  /** Share a database with another test server (multi-process scenarios); it is not dropped on close. */
+  database?: TestDatabase;
+  /** Extra environment (REDIS_URL, HANGAR_RUN_LEASE_MS, ...). */
+  env?: Record<string, string>;
+  roles?: { api: boolean; worker: boolean };
 }
 
 /** A real Hangar on a random port over a fresh PostgreSQL database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase();
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig(
     {
       DATABASE_URL: database.url,
@@ -36,8 +42,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
       HANGAR_API_KEYS: options.apiKeys?.join(","),
       HANGAR_MAX_BODY_BYTES: options.maxBodyBytes ? String(options.maxBodyBytes) : undefined,
+      ...options.env,
     },
-    { configPath: options.configPath ?? FIXTURE_DEPLOYMENT },
+    { configPath: options.configPath ?? FIXTURE_DEPLOYMENT, roles: options.roles },
   );
   const hangar = await startHangar(config, createLogger(config.logLevel));
   const apiKey = options.apiKeys?.[0];
@@ -53,7 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     async close() {
       await hangar.close();
-      await database.drop();
+      if (ownsDatabase) await database.drop();
     },
   };
 }

@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const human = (content: string) => ({ messages: [{ role: "user", content }] });
+
+let database: TestDatabase;
+let executing: TestServer;
+let apiOnly: TestServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  executing = await startTestServer({ database, env: { REDIS_URL } });
+  apiOnly = await startTestServer({ database, env: { REDIS_URL }, roles: { api: true, worker: false } });
+});
+afterAll(async () => {
+  await apiOnly?.close();
+  await executing?.close();
+  await database?.drop();
+});
+
+describe("event fan-out between processes through Redis", () => {
+  it("streams, on a process without a worker, the live events of a run executed by another process", async () => {
+    const thread = await apiOnly.client.threads.create();
+    const events = [];
+    const started = Date.now();
+    for await (const part of apiOnly.client.runs.stream(thread.thread_id, "slow", {
+      input: human("across"),
+      streamMode: "updates",
+      context: { step_ms: 150 },
+    })) {
+      events.push({ event: part.event, at: Date.now() - started });
+    }
+    expect(events.map((event) => event.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    // Live, not replayed at the end: the updates arrived spread over the run.
+    expect(events[3]!.at - events[1]!.at).toBeGreaterThan(200);
+    expect(apiOnly.hangar.worker).toBeNull();
+  });
+
+  it("joins on one process a run that another process executes", async () => {
+    const thread = await executing.client.threads.create();
+    const run = await executing.client.runs.create(thread.thread_id, "slow", { input: human("join"), context: { step_ms: 50 } });
+    const values = await apiOnly.client.runs.join(thread.thread_id, run.run_id);
+    expect((values as { messages: unknown[] }).messages).toHaveLength(4);
+  });
+});

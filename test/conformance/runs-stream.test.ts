@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const human = (content: string) => ({ messages: [{ role: "user", content }] });
+
+interface SseFrame {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+/** Reads a whole text/event-stream body with a plain HTTP client. */
+async function readFrames(response: Response): Promise<SseFrame[]> {
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.trim() && !block.startsWith(":"))
+    .map((block) => {
+      const fields = Object.fromEntries(
+        block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)]),
+      );
+      return { event: fields.event!, data: JSON.parse(fields.data!), id: fields.id };
+    });
+}
+
+describe("SSE on the wire", () => {
+  it("sends metadata first, then one updates event per node keyed by node name, then closes", async () => {
+    const thread = await server.client.threads.create();
+    const response = await server.request(`/threads/${thread.thread_id}/runs/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "slow", input: human("wire"), stream_mode: ["updates"], context: { step_ms: 1 } }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const frames = await readFrames(response);
+    expect(frames.map((frame) => frame.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    const runId = (frames[0]!.data as { run_id: string }).run_id;
+    expect(frames[0]!.data).toEqual({ run_id: runId, attempt: 1 });
+    expect(response.headers.get("content-location")).toBe(`/threads/${thread.thread_id}/runs/${runId}`);
+    expect(frames.slice(1).map((frame) => Object.keys(frame.data as object))).toEqual([["first"], ["second"], ["third"]]);
+    expect(frames.map((frame) => frame.id)).toEqual(["1", "2", "3", "4"]);
+    // The stream closed because the run ended, not because of a timeout.
+    expect((await server.client.runs.get(thread.thread_id, runId)).status).toBe("success");
+  });
+
+  it("streams several modes, messages-tuple, custom-free graphs and subgraph-less namespaces", async () => {
+    const thread = await server.client.threads.create();
+    const events: string[] = [];
+    for await (const part of server.client.runs.stream(thread.thread_id, "agent", {
+      input: human("hello there"),
+      streamMode: ["values", "updates", "messages-tuple", "debug", "tasks", "checkpoints"],
+    })) {
+      events.push(part.event);
+    }
+    expect(events[0]).toBe("metadata");
+    for (const mode of ["values", "updates", "messages", "debug", "tasks", "checkpoints"]) expect(events).toContain(mode);
+  });
+
+  it("streams the messages mode as metadata, partial and complete events", async () => {
+    const thread = await server.client.threads.create();
+    const events: Array<{ event: string; data: unknown }> = [];
+    for await (const part of server.client.runs.stream(thread.thread_id, "agent", {
+      input: human("tokens please"),
+      streamMode: "messages",
+    })) {
+      events.push(part);
+    }
+    const names = events.map((event) => event.event);
+    expect(names).toContain("messages/metadata");
+    expect(names).toContain("messages/partial");
+    expect(names).toContain("messages/complete");
+    const complete = events.find((event) => event.event === "messages/complete")!.data as Array<{ content: string; type: string }>;
+    expect(complete[0]!.type).toBe("ai");
+    expect(complete[0]!.content).toContain("tokens please");
+  });
+
+  it("streams LangChain callback events in events mode", async () => {
+    const thread = await server.client.threads.create();
+    const kinds = new Set<string>();
+    for await (const part of server.client.runs.stream(thread.thread_id, "agent", { input: human("ev"), streamMode: "events" })) {
+      if (part.event === "events") kinds.add((part.data as { event: string }).event);
+    }
+    expect(kinds).toContain("on_chain_start");
+    expect(kinds).toContain("on_chat_model_stream");
+  });
+
+  it("replays a finished run's stream after Last-Event-ID, and all of it without one", async () => {
+    const thread = await server.client.threads.create();
+    const run = await server.client.runs.create(thread.thread_id, "slow", {
+      input: human("again"),
+      streamMode: ["updates"],
+      context: { step_ms: 1 },
+    });
+    await server.client.runs.join(thread.thread_id, run.run_id);
+    const all = [];
+    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) all.push(part);
+    expect(all.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    const rest = [];
+    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "2" })) rest.push(part);
+    expect(rest.map((part) => part.id)).toEqual(["3", "4"]);
+    expect(Object.keys(rest[0]!.data as object)).toEqual(["second"]);
+  });
+
+  it("joins a live run's stream mid-way: replay of what was missed, then live events, then the end", async () => {
+    const thread = await server.client.threads.create();
+    const run = await server.client.runs.create(thread.thread_id, "slow", {
+      input: human("live"),
+      streamMode: ["updates"],
+      context: { step_ms: 150 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 220));
+    const parts = [];
+    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) parts.push(part);
+    expect(parts.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    expect(parts.map((part) => part.id)).toEqual(["1", "2", "3", "4"]);
+  });
+
+  it("answers a stream request for a busy thread with a JSON 409", async () => {
+    const thread = await server.client.threads.create();
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("busy"), context: { step_ms: 100 } });
+    const response = await server.request(`/threads/${thread.thread_id}/runs/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "slow", input: human("second") }),
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toMatchObject({ detail: expect.stringContaining("busy") });
+    await server.client.runs.join(thread.thread_id, run.run_id);
+  });
+});
