@@ -16,6 +16,7 @@ import { RunEventStore } from "./streaming/run-event-store.js";
 import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
 import { attachRedisFanout } from "./streaming/redis-fanout.js";
+import { TraceRecorder } from "./tracing/trace-recorder.js";
 import { RunWorker } from "./worker/run-worker.js";
 
 export interface RunningHangar {
@@ -55,6 +56,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {
         concurrency: config.workerConcurrency,
         leaseMs: config.runLeaseMs,
+        tracing: new TraceRecorder(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "tracing" }))),
       });
       running.start();
       worker = running;

@@ -41,6 +41,19 @@ export class RunStampingCheckpointer extends PostgresSaver {
     return this.track(config, super.putWrites(config, writes, taskId));
   }
 
+  /**
+   * Channel versions must be unique per write, not just increasing: the saver stores channel
+   * values keyed by (thread, namespace, channel, version) with ON CONFLICT DO NOTHING, so a fork
+   * from an older checkpoint (time travel, updateState with checkpoint_id) that reused version
+   * N+1 would silently read the other branch's value. Versions are "<zero-padded counter>.<random>"
+   * strings, which still compare in order as LangGraph needs (as the Python saver does).
+   */
+  override getNextVersion(current: number | string | undefined): number {
+    const previous = typeof current === "string" ? Number.parseInt(current.split(".")[0]!, 10) : (current ?? 0);
+    const suffix = Math.random().toString().slice(2, 18).padEnd(16, "0");
+    return `${String(previous + 1).padStart(32, "0")}.${suffix}` as unknown as number;
+  }
+
   /** Resolves once every checkpoint write of the run started so far has finished (or failed). */
   async writesSettled(runId: string): Promise<void> {
     const pending = this.inFlight.get(runId);

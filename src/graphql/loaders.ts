@@ -1,8 +1,11 @@
 import DataLoader from "dataloader";
 import type { Assistant, AssistantVersion } from "../domain/assistant.js";
+import type { Run, RunStatus } from "../domain/run.js";
 import type { Thread } from "../domain/thread.js";
 import { assistantsService } from "../services/assistants.service.js";
+import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
+import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
 import { threadsService } from "../services/threads.service.js";
 
 /**
@@ -19,7 +22,19 @@ export interface Loaders {
   thread: DataLoader<string, Thread | null>;
   /** The newest threads an assistant created (at most ASSISTANT_THREADS_LIMIT), newest first. */
   assistantThreads: DataLoader<string, Thread[]>;
+  /** By run id; null when it does not exist. */
+  run: DataLoader<string, Run | null>;
+  /** A thread's newest runs (at most THREAD_RUNS_LIMIT; of one status when given) and their total. */
+  threadRuns: DataLoader<ThreadRunsKey, ThreadRunsPage, string>;
 }
+
+export interface ThreadRunsKey {
+  threadId: string;
+  status: RunStatus | null;
+}
+
+/** Nested lists are loaded whole per key, so each thread's run list is capped too. */
+export const THREAD_RUNS_LIMIT = 100;
 
 /** Nested lists are loaded whole per key, so each assistant's thread list is capped. */
 export const ASSISTANT_THREADS_LIMIT = 100;
@@ -39,5 +54,24 @@ export function createLoaders(services: ServiceContext): Loaders {
       (ids) => threadsService.listCreatedByAssistants(services, ids, ASSISTANT_THREADS_LIMIT),
       byLowerCaseId,
     ),
+    run: new DataLoader((ids) => runsService.getMany(services, ids), byLowerCaseId),
+    threadRuns: new DataLoader(loadThreadRuns(services), {
+      cacheKeyFn: (key) => `${key.threadId.toLowerCase()}:${key.status ?? "*"}`,
+    }),
+  };
+}
+
+/** One service call per status filter in the batch (a page of threads usually shares one). */
+function loadThreadRuns(services: ServiceContext) {
+  return async (keys: readonly ThreadRunsKey[]): Promise<ThreadRunsPage[]> => {
+    const pages = new Array<ThreadRunsPage>(keys.length);
+    const positionsByStatus = new Map<RunStatus | null, number[]>();
+    keys.forEach((key, index) => positionsByStatus.set(key.status, [...(positionsByStatus.get(key.status) ?? []), index]));
+    for (const [status, positions] of positionsByStatus) {
+      const threadIds = positions.map((index) => keys[index]!.threadId);
+      const found = await threadRunsService.listNewestOfThreads(services, threadIds, { status, perThread: THREAD_RUNS_LIMIT });
+      positions.forEach((index, position) => (pages[index] = found[position]!));
+    }
+    return pages;
   };
 }

@@ -4,7 +4,11 @@ import type { HttpEnv } from "../http/http-env.js";
 import type { HangarRuntime } from "../runtime.js";
 import { respondWithError } from "./errors.js";
 import { assistantRoutes } from "./routes/assistants.js";
+import { threadStateRoutes } from "./routes/thread-state.js";
+import { statelessRunRoutes } from "./routes/stateless-runs.js";
+import { threadRunRoutes } from "./routes/thread-runs.js";
 import { threadRoutes } from "./routes/threads.js";
+import { tracingRoutes } from "./routes/tracing.js";
 
 /**
  * The LangGraph Platform compatible REST API. Every error of every route (and of the root app)
@@ -12,7 +16,11 @@ import { threadRoutes } from "./routes/threads.js";
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   app.route("/assistants", assistantRoutes(runtime));
+  app.route("/threads", threadStateRoutes(runtime));
+  app.route("/threads", threadRunRoutes(runtime));
   app.route("/threads", threadRoutes(runtime));
+  app.route("/runs", statelessRunRoutes(runtime));
+  app.route("/tracing", tracingRoutes(runtime));
 
   app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
   app.notFound((c) =>

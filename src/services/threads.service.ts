@@ -8,13 +8,17 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../domain/error
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Thread, ThreadSortField } from "../domain/thread.js";
+import type { ThreadSuperstep } from "../domain/thread-state.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
+import { threadStateService } from "./thread-state.service.js";
 
 export interface CreateThreadInput {
   threadId?: string;
   metadata?: JsonObject;
   ifExists?: "raise" | "do_nothing";
+  /** State to seed a new thread with (needs metadata.graph_id); not applied to an existing thread. */
+  supersteps?: ThreadSuperstep[];
 }
 
 export interface SearchThreadsInput extends ThreadFilter {
@@ -38,11 +42,25 @@ async function loadThread(manager: EntityManager, threadId: string, lock = false
   return thread;
 }
 
+/** Supersteps are applied by the nodes of the thread's graph, so it must name a deployed one. */
+function requireDeployedGraph(ctx: ServiceContext, metadata: JsonObject | undefined): void {
+  const graphId: unknown = metadata?.graph_id;
+  if (typeof graphId !== "string" || graphId.length === 0) {
+    throw new InvalidInputError("supersteps need metadata.graph_id (the SDK's graphId): the graph that applies them");
+  }
+  if (!ctx.graphs.has(graphId)) {
+    const deployed = ctx.graphs.names().join(", ");
+    throw new InvalidInputError(`metadata.graph_id: graph '${graphId}' is not deployed; deployed graphs: ${deployed}`);
+  }
+}
+
 export const threadsService = {
   async create(ctx: ServiceContext, input: CreateThreadInput): Promise<Thread> {
     if (input.threadId !== undefined && !isUuid(input.threadId)) {
       throw new InvalidInputError(`thread_id must be a UUID, got '${input.threadId}'`);
     }
+    const supersteps = input.supersteps?.length ? input.supersteps : null;
+    if (supersteps) requireDeployedGraph(ctx, input.metadata);
     const now = ctx.now();
     const thread: Thread = {
       threadId: input.threadId?.toLowerCase() ?? newId(),
@@ -68,7 +86,14 @@ export const threadsService = {
       if (input.ifExists === "do_nothing") return loadThread(ctx.db.dataSource.manager, thread.threadId);
       throw new ConflictError(`Thread '${thread.threadId}' already exists`);
     }
-    return thread;
+    if (!supersteps) return thread;
+    try {
+      return await threadStateService.applySupersteps(ctx, thread.threadId, supersteps);
+    } catch (error) {
+      // All or nothing: a thread whose seeding failed is not left behind half-seeded.
+      await threadsService.delete(ctx, thread.threadId);
+      throw error;
+    }
   },
 
   async get(ctx: ServiceContext, threadId: string): Promise<Thread> {

@@ -8,6 +8,7 @@ import { coerceError } from "../domain/errors.js";
 import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { executeRun, type AbortReason } from "./execute-run.js";
+import type { TraceRecorder } from "../tracing/trace-recorder.js";
 import { settleRun } from "./settle-run.js";
 
 export interface RunWorkerOptions {
@@ -16,8 +17,8 @@ export interface RunWorkerOptions {
   leaseMs?: number;
   /** Safety net only (lost notifications, expired leases); wake-ups come from RunSignals. */
   fallbackPollMs?: number;
-  /** LangChain callbacks for a run (the trace recorder). */
-  callbacksFor?: (run: Run) => unknown[];
+  /** Records each run's trace (graph run, nodes, model calls) in the trace store. */
+  tracing?: TraceRecorder;
 }
 
 interface ActiveRun {
@@ -161,8 +162,9 @@ export class RunWorker {
         run,
         signal: controller.signal,
         firstSeq,
-        callbacks: this.options.callbacksFor?.(run),
+        callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
       });
+      await this.options.tracing?.completeRun(run.runId);
       await settleRun(this.ctx, this.workerId, run, result);
     } catch (error) {
       // Settling failed (database gone?). The lease will expire and another attempt will run it.

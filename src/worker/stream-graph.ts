@@ -54,6 +54,7 @@ export async function* streamGraph(graph: CompiledGraphLike, request: GraphStrea
       }
       yield { event: "events", data: event };
     }
+    for (const [event, data] of messages.completeAll()) yield { event, data };
     return;
   }
   if (libraryModes.length === 0) {
@@ -63,6 +64,7 @@ export async function* streamGraph(graph: CompiledGraphLike, request: GraphStrea
   for await (const chunk of await graph.stream(request.input, { ...options, runId: request.rootRunId })) {
     yield* translateChunk(chunk, request.subgraphs, wireModes, messages);
   }
+  for (const [event, data] of messages.completeAll()) yield { event, data };
 }
 
 function* translateChunk(
@@ -83,7 +85,7 @@ function* translateChunk(
     return;
   }
   if (mode === "updates" && wireModes.has("messages")) {
-    for (const [event, payload] of messages.completeAll()) yield { event: `${event}${suffix}`, data: payload };
+    for (const [event, payload] of messages.completeFrom(data)) yield { event: `${event}${suffix}`, data: payload };
   }
   if (wireModes.has(mode)) yield { event: `${mode}${suffix}`, data };
 }
@@ -121,10 +123,31 @@ class PartialMessages {
     yield ["messages/partial", [accumulated]];
   }
 
+  /**
+   * A node's update carries the finished messages it produced: each one still open is completed
+   * with that final version. (Token callbacks can trail the update, so the accumulated partial
+   * may still miss its last tokens; the update never does.)
+   */
+  *completeFrom(update: unknown): Generator<[string, unknown]> {
+    const finished = collectMessages(update).filter((message) => message.id && this.open.has(message.id));
+    if (finished.length === 0) return;
+    for (const message of finished) this.open.delete(message.id!);
+    yield ["messages/complete", finished];
+  }
+
   *completeAll(): Generator<[string, unknown]> {
     if (this.open.size === 0) return;
     const finished = [...this.open.values()];
     this.open.clear();
     yield ["messages/complete", finished];
   }
+}
+
+/** Message-like objects (with an id) anywhere in a node update: `{node: {messages: [...]}}`. */
+function collectMessages(value: unknown, depth = 0): MessageLike[] {
+  if (depth > 4 || value === null || typeof value !== "object") return [];
+  if (Array.isArray(value)) return value.flatMap((item) => collectMessages(item, depth + 1));
+  const record = value as Record<string, unknown>;
+  if (typeof record.id === "string" && "content" in record) return [record as MessageLike];
+  return Object.values(record).flatMap((item) => collectMessages(item, depth + 1));
 }

@@ -99,7 +99,7 @@ describe("assistants: create, get, update, versions", () => {
 describe("assistants: system assistants", () => {
   it("has one per deployed graph, reachable by graph name, with a stable id", async () => {
     const system = await server.client.assistants.search({ metadata: { created_by: "system" } });
-    expect(system.map((assistant) => assistant.graph_id).sort()).toEqual(["agent", "echo"]);
+    expect(system.map((assistant) => assistant.graph_id).sort()).toEqual(["agent", "echo", "failing", "interrupting", "slow"]);
     const byName = await server.client.assistants.get("agent");
     expect(byName.assistant_id).toBe(AGENT_SYSTEM_ASSISTANT_ID);
     expect(byName).toMatchObject({ graph_id: "agent", metadata: { created_by: "system" }, version: 1 });

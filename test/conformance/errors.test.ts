@@ -72,7 +72,7 @@ const cases: ErrorCase[] = [
   { name: "thread create: existing thread_id", method: "POST", path: () => "/threads", body: (f: Fixture) => ({ thread_id: f.thread.thread_id }), status: 409, detail: /already exists/ },
   { name: "thread create: non-UUID thread_id", method: "POST", path: () => "/threads", body: { thread_id: "abc" }, status: 422, detail: /thread_id.*UUID/ },
   { name: "thread create: metadata of the wrong type", method: "POST", path: () => "/threads", body: { metadata: ["x"] }, status: 422, detail: /metadata/ },
-  { name: "thread create: supersteps", method: "POST", path: () => "/threads", body: { supersteps: [{ updates: [] }] }, status: 422, detail: /supersteps are not supported yet/ },
+  { name: "thread create: supersteps", method: "POST", path: () => "/threads", body: { supersteps: [{ updates: [] }] }, status: 422, detail: /supersteps\.0\.updates/ },
   { name: "thread create: malformed JSON", method: "POST", path: () => "/threads", body: "{nope", status: 422, detail: /not valid JSON/ },
   // GET/PATCH/DELETE /threads/{id}
   { name: "thread get: unknown thread", method: "GET", path: () => `/threads/${UNKNOWN_ID}`, status: 404, detail: new RegExp(UNKNOWN_ID) },

@@ -120,7 +120,7 @@ describe("assistants connection", () => {
 
     // The system assistants (one per deployed graph) are listed too.
     const system = await executeOk(server, ListAssistantsDocument, { metadata: { created_by: "system" } });
-    expect(system.assistants.edges.map((edge) => edge.node.graphId).sort()).toEqual(["agent", "echo"]);
+    expect(system.assistants.edges.map((edge) => edge.node.graphId).sort()).toEqual(["agent", "echo", "failing", "interrupting", "slow"]);
   });
 });
 

@@ -1,4 +1,6 @@
 import { THREAD_SORT_FIELDS, THREAD_STATUSES, type Thread } from "../../domain/thread.js";
+import type { ThreadState, ThreadTask } from "../../domain/thread-state.js";
+import { threadStateService } from "../../services/thread-state.service.js";
 import { threadsService } from "../../services/threads.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
@@ -11,6 +13,48 @@ export const ThreadRef = builder.objectRef<Thread>("Thread");
 
 const ThreadStatus = builder.enumType("ThreadStatus", { values: enumValuesOf(THREAD_STATUSES) });
 const ThreadSortBy = builder.enumType("ThreadSortBy", { values: enumValuesOf(THREAD_SORT_FIELDS) });
+
+const ThreadStateTaskRef = builder.objectRef<ThreadTask>("ThreadStateTask").implement({
+  description: "A task of the step after a checkpoint; once attempted it may carry an error or interrupts.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.exposeString("name", { description: "The node this task runs." }),
+    error: t.exposeString("error", { nullable: true }),
+    interrupts: t.field({
+      type: "JSON",
+      description: "Its pending interrupts: [{id, value}].",
+      resolve: (task) => task.interrupts,
+    }),
+    result: t.field({ type: "JSON", nullable: true, resolve: (task) => task.result ?? null }),
+    checkpointNs: t.string({
+      nullable: true,
+      description: "The task's checkpoint namespace when it is a subgraph.",
+      resolve: (task) => task.checkpoint?.checkpointNs ?? null,
+    }),
+  }),
+});
+
+const ThreadStateRef = builder.objectRef<ThreadState>("ThreadState").implement({
+  description: "One checkpoint of a thread's state, as REST's ThreadState. Messages are plain dicts ({type, content}).",
+  fields: (t) => ({
+    values: t.field({ type: "JSON", resolve: (state) => state.values }),
+    next: t.exposeStringList("next", { description: "Nodes left to run; empty when the graph reached its end." }),
+    tasks: t.field({ type: [ThreadStateTaskRef], resolve: (state) => state.tasks }),
+    checkpointId: t.string({
+      nullable: true,
+      description: "null when the thread has no checkpoint yet.",
+      resolve: (state) => state.checkpoint?.checkpointId ?? null,
+    }),
+    parentCheckpointId: t.string({ nullable: true, resolve: (state) => state.parentCheckpoint?.checkpointId ?? null }),
+    metadata: t.expose("metadata", { type: "JSONObject", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime", nullable: true }),
+    interrupts: t.field({
+      type: "JSON",
+      description: "Every task's pending interrupts.",
+      resolve: (state) => state.interrupts,
+    }),
+  }),
+});
 
 builder.node(ThreadRef, {
   description: "A conversation: metadata plus the state its runs accumulate.",
@@ -27,6 +71,28 @@ builder.node(ThreadRef, {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     stateUpdatedAt: t.expose("stateUpdatedAt", { type: "DateTime" }),
+    // Each thread's state is read from its graph's checkpointer: one read per thread, not batched.
+    state: t.field({
+      type: ThreadStateRef,
+      nullable: true,
+      description: "The latest state (empty values when the thread has no graph or no checkpoint yet).",
+      args: { subgraphs: t.arg.boolean({ description: "Include subgraph states in tasks." }) },
+      resolve: (thread, args, ctx) =>
+        threadStateService.getState(ctx.services, thread.threadId, { subgraphs: omitNull(args.subgraphs) }),
+    }),
+    history: t.field({
+      type: [ThreadStateRef],
+      description: "Past states, newest first.",
+      args: {
+        limit: t.arg.int({ defaultValue: 10, description: "1 to 1000." }),
+        before: t.arg.string({ description: "Only checkpoints older than this checkpoint id." }),
+      },
+      resolve: (thread, args, ctx) =>
+        threadStateService.getHistory(ctx.services, thread.threadId, {
+          limit: omitNull(args.limit),
+          before: omitNull(args.before),
+        }),
+    }),
     assistant: t.field({
       type: AssistantRef,
       nullable: true,
@@ -163,4 +229,33 @@ builder.relayMutationField(
     resolve: async (_root, { input }, ctx) => ({ thread: await threadsService.copy(ctx.services, input.threadId) }),
   },
   { outputFields: (t) => ({ thread: t.expose("thread", { type: ThreadRef }) }) },
+);
+
+builder.relayMutationField(
+  "updateThreadState",
+  {
+    inputFields: (t) => ({
+      threadId: t.id({ required: true }),
+      values: t.field({ type: "JSON", description: "The update, as the node `asNode` would return it." }),
+      asNode: t.string({ description: "The node the update is attributed to (decides what runs next)." }),
+      checkpointId: t.string({ description: "Fork from this checkpoint instead of the latest." }),
+    }),
+  },
+  {
+    description: "Writes a new checkpoint as if a node had returned `values`; the thread needs metadata.graph_id.",
+    resolve: async (_root, { input }, ctx) => {
+      const { checkpoint } = await threadStateService.updateState(ctx.services, input.threadId, {
+        values: input.values ?? null,
+        asNode: omitNull(input.asNode),
+        checkpointId: omitNull(input.checkpointId),
+      });
+      return { checkpointId: checkpoint.checkpointId, thread: await threadsService.get(ctx.services, input.threadId) };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      checkpointId: t.exposeString("checkpointId", { description: "The checkpoint the update wrote." }),
+      thread: t.expose("thread", { type: ThreadRef, description: "The thread with its refreshed values and status." }),
+    }),
+  },
 );

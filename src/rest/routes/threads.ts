@@ -10,6 +10,7 @@ import {
   threadFilterFromWire,
   threadToWire,
 } from "../wire.js";
+import { superstepsFromWire } from "../thread-state-wire.js";
 import { createRouteKit, takePage } from "./route-kit.js";
 
 /** /threads: CRUD, search, count and copy. Thread state and runs live in their own modules. */
@@ -17,9 +18,10 @@ export function threadRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   const { serviceContext: ctx, body } = createRouteKit(runtime);
   const routes = new Hono<HttpEnv>();
 
-  // Create Thread
+  // Create Thread (optionally seeded with supersteps)
   routes.post("/", async (c) => {
-    const input = createThreadFromWire(await body(c, ThreadCreate));
+    const request = await body(c, ThreadCreate);
+    const input = { ...createThreadFromWire(request), supersteps: superstepsFromWire(request.supersteps) };
     return c.json(threadToWire(await threadsService.create(ctx(c), input)));
   });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { THREAD_SORT_FIELDS, THREAD_STATUSES } from "../../domain/thread.js";
 import { JsonObject, Limit, Offset, optional, SortOrder } from "./common.js";
+import { ThreadSupersteps } from "./thread-state.js";
 
 /** Fields `select` may name on POST /threads/search (the SDK's ThreadSelectField). */
 export const THREAD_SELECT_FIELDS = [
@@ -20,12 +21,7 @@ export const ThreadCreate = z.object({
   thread_id: optional(z.string()),
   metadata: optional(JsonObject),
   if_exists: optional(z.enum(["raise", "do_nothing"])),
-  // Seeding a thread with supersteps needs the run engine; until it lands they are refused
-  // rather than silently dropped. An empty list asks for nothing, so it is accepted.
-  supersteps: z
-    .array(z.unknown())
-    .nullish()
-    .refine((steps) => !steps?.length, "supersteps are not supported yet"),
+  supersteps: optional(ThreadSupersteps),
 });
 
 export const ThreadPatch = z.object({

@@ -1,0 +1,206 @@
+/**
+ * `npm run bench:tracing`: trace ingestion throughput. Starts a real Hangar on PostgreSQL
+ * (DATABASE_URL's server, a fresh database), sends BENCH_TRACE_RUNS LLM runs (OpenAI chat format
+ * with usage, streamed-token events and LangChain metadata) through POST /tracing/runs/batch and
+ * through POST /tracing/runs/multipart in batches of BENCH_TRACE_BATCH with BENCH_TRACE_CONCURRENCY
+ * requests in flight, then inserts the very rows the server stored into the same (emptied) table
+ * with plain multi-row INSERTs over pg, the floor no ingestion path can beat. Prints one JSON line
+ * per scenario with runs/s and the ratio to that floor.
+ *
+ * Request bodies are built before the clock starts, so the numbers measure the server, not the
+ * payload generator that shares its process.
+ */
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { loadConfig } from "../src/config.js";
+import { createLogger } from "../src/logger.js";
+import { startHangar } from "../src/main.js";
+
+const RUNS = Number(process.env.BENCH_TRACE_RUNS ?? 50_000);
+const BATCH = Number(process.env.BENCH_TRACE_BATCH ?? 500);
+const CONCURRENCY = Number(process.env.BENCH_TRACE_CONCURRENCY ?? 4);
+const baseUrl = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+const JSONB_OID = 3802;
+
+async function withAdmin(sql: string) {
+  const admin = new pg.Client({ connectionString: baseUrl.toString() });
+  await admin.connect();
+  await admin.query(sql);
+  await admin.end();
+}
+
+/** One LLM run as the langsmith SDK posts it for a LangChain ChatOpenAI call. */
+function llmRun(index: number, startMs: number) {
+  const id = randomUUID();
+  const start = new Date(startMs).toISOString().replace("Z", "123Z");
+  const question = `Question ${index}: summarize the quarterly report for region ${index % 17} in three bullet points.`;
+  const answer = `- Revenue grew ${index % 9}% quarter over quarter.\n- Costs were flat.\n- Outlook unchanged for region ${index % 17}.`;
+  return {
+    id,
+    trace_id: id,
+    dotted_order: `${start.replace(/[-:.]/g, "")}${id}`,
+    name: "ChatOpenAI",
+    run_type: "llm",
+    start_time: start,
+    end_time: new Date(startMs + 850).toISOString(),
+    session_name: "bench",
+    tags: ["bench"],
+    serialized: { lc: 1, type: "constructor", id: ["langchain", "chat_models", "openai", "ChatOpenAI"] },
+    inputs: {
+      model: "gpt-4o-mini",
+      temperature: 0.2,
+      messages: [
+        { role: "system", content: "You are a concise financial analyst. Answer in bullet points." },
+        { role: "user", content: question },
+      ],
+    },
+    outputs: {
+      id: `chatcmpl-${index}`,
+      object: "chat.completion",
+      model: "gpt-4o-mini-2024-07-18",
+      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: answer } }],
+      usage: { prompt_tokens: 41, completion_tokens: 38, total_tokens: 79, prompt_tokens_details: { cached_tokens: 0 } },
+    },
+    extra: {
+      invocation_params: { model: "gpt-4o-mini", temperature: 0.2, stream: true },
+      metadata: {
+        ls_provider: "openai",
+        ls_model_name: "gpt-4o-mini",
+        ls_model_type: "chat",
+        ls_temperature: 0.2,
+        thread_id: randomUUID(),
+        assistant_id: "f3a1c2d4-0000-4000-8000-00000000000a",
+        run_id: randomUUID(),
+        langgraph_node: "agent",
+      },
+      runtime: { sdk: "langsmith-js", sdk_version: "0.12.0", library: "langchain-core", platform: "linux" },
+    },
+    events: [
+      { name: "start", time: start },
+      { name: "new_token", time: new Date(startMs + 180).toISOString() },
+      { name: "end", time: new Date(startMs + 850).toISOString() },
+    ],
+  };
+}
+
+type WireRun = ReturnType<typeof llmRun>;
+
+function batchBody(runs: WireRun[]) {
+  return { body: JSON.stringify({ post: runs }), contentType: "application/json" };
+}
+
+/** The SDK's multipart layout: the run without its big fields, then one part per big field. */
+function multipartBody(runs: WireRun[]) {
+  const boundary = `----LangSmithFormBoundary${randomUUID().slice(0, 8)}`;
+  const chunks: string[] = [];
+  const part = (name: string, value: unknown) => {
+    const data = JSON.stringify(value);
+    chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n`);
+    chunks.push(`Content-Type: application/json; length=${Buffer.byteLength(data)}\r\n\r\n${data}\r\n`);
+  };
+  for (const { inputs, outputs, events, extra, serialized, ...main } of runs) {
+    part(`post.${main.id}`, main);
+    Object.entries({ inputs, outputs, events, extra, serialized }).forEach(([field, value]) => part(`post.${main.id}.${field}`, value));
+  }
+  chunks.push(`--${boundary}--\r\n`);
+  return { body: chunks.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function buildBodies(startMs: number, build: (runs: WireRun[]) => { body: string; contentType: string }) {
+  const bodies = [];
+  for (let offset = 0; offset < RUNS; offset += BATCH) {
+    const count = Math.min(BATCH, RUNS - offset);
+    bodies.push(build(Array.from({ length: count }, (_, i) => llmRun(offset + i, startMs + (offset + i) * 10))));
+  }
+  return bodies;
+}
+
+/** Runs the tasks with CONCURRENCY in flight; returns runs/s. */
+async function measure(tasks: Array<() => Promise<void>>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < tasks.length) await tasks[next++]();
+    }),
+  );
+  return Math.round(RUNS / ((performance.now() - started) / 1000));
+}
+
+async function sendAll(url: string, bodies: Array<{ body: string; contentType: string }>): Promise<number> {
+  return measure(
+    bodies.map(({ body, contentType }) => async () => {
+      const response = await fetch(url, { method: "POST", headers: { "content-type": contentType }, body });
+      if (response.status !== 202) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    }),
+  );
+}
+
+/** The floor: the rows the server stored, re-inserted with multi-row INSERT ... VALUES over pg. */
+async function plainInsert(databaseUrl: string): Promise<number> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY });
+  try {
+    const stored = await pool.query(
+      "SELECT * FROM trace_runs WHERE start_time >= $1 AND start_time < $2 ORDER BY start_time",
+      ["2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"],
+    );
+    const columns = stored.fields.map((field) => field.name);
+    const isJsonb = stored.fields.map((field) => field.dataTypeID === JSONB_OID);
+    const rows = stored.rows.map((row) =>
+      columns.map((column, i) => (isJsonb[i] && row[column] !== null ? JSON.stringify(row[column]) : row[column])),
+    );
+    await pool.query("TRUNCATE trace_runs");
+    const statements = [];
+    for (let offset = 0; offset < rows.length; offset += BATCH) {
+      const chunk = rows.slice(offset, offset + BATCH);
+      const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
+      statements.push({ text: `INSERT INTO trace_runs (${columns.join(", ")}) VALUES ${values.join(", ")}`, values: chunk.flat() });
+    }
+    return await measure(statements.map((statement) => async () => void (await pool.query(statement))));
+  } finally {
+    await pool.end();
+  }
+}
+
+async function main() {
+  const database = `hangar_bench_tracing_${Date.now()}`;
+  await withAdmin(`CREATE DATABASE ${database}`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${database}`;
+  const config = loadConfig({ DATABASE_URL: url.toString(), PORT: "0", LOG_LEVEL: "error" }, { configPath: "examples/langgraph.json" });
+  const hangar = await startHangar(config, createLogger("error"));
+  try {
+    const report = (scenario: string, perSecond: number, floor?: number) =>
+      console.log(
+        JSON.stringify({
+          scenario,
+          runs: RUNS,
+          batch: BATCH,
+          concurrency: CONCURRENCY,
+          runs_per_second: perSecond,
+          ...(floor ? { ratio_to_plain_insert: Number((perSecond / floor).toFixed(2)) } : {}),
+          rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+        }),
+      );
+    // Warm-up: JIT, connection pool and the price cache.
+    await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2024-01-01T00:00:00Z"), batchBody).slice(0, 4));
+    const batchRate = await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2025-01-01T00:00:00Z"), batchBody));
+    const multipartRate = await sendAll(
+      `${hangar.url}/tracing/runs/multipart`,
+      buildBodies(Date.parse("2025-02-01T00:00:00Z"), multipartBody),
+    );
+    const floor = await plainInsert(url.toString());
+    report("POST /tracing/runs/batch", batchRate, floor);
+    report("POST /tracing/runs/multipart", multipartRate, floor);
+    report("plain multi-row INSERT (pg, same rows)", floor);
+  } finally {
+    await hangar.close();
+    await withAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

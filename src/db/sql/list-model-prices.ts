@@ -1,0 +1,9 @@
+import type { EntityManager } from "typeorm";
+import type { ModelPriceRecord } from "../../services/model-prices.service.js";
+import { MODEL_PRICE_SELECT, modelPriceFromRow } from "./model-price-columns.js";
+
+/** The whole price table (it holds tens of rows), by model name then effective date. Reads only. */
+export async function listModelPrices(manager: EntityManager): Promise<ModelPriceRecord[]> {
+  const rows = await manager.query(`SELECT ${MODEL_PRICE_SELECT} FROM model_prices ORDER BY model_name, effective_from, id`);
+  return rows.map(modelPriceFromRow);
+}

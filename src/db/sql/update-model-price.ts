@@ -1,0 +1,33 @@
+import type { EntityManager } from "typeorm";
+import type { ModelPriceRecord } from "../../services/model-prices.service.js";
+import type { ModelPriceValues } from "./insert-model-price.js";
+import { MODEL_PRICE_SELECT, modelPriceFromRow } from "./model-price-columns.js";
+
+/** Overwrites every editable field of one price row; null when the row does not exist. */
+export async function updateModelPrice(
+  manager: EntityManager,
+  price: ModelPriceValues,
+  now: Date,
+): Promise<ModelPriceRecord | null> {
+  const result = await manager.query(
+    `UPDATE model_prices SET model_name = $2, match_pattern = $3, provider = $4, input_price = $5::numeric,
+       output_price = $6::numeric, input_detail_prices = $7::jsonb, output_detail_prices = $8::jsonb,
+       effective_from = $9, updated_at = $10
+     WHERE id = $1 RETURNING ${MODEL_PRICE_SELECT}`,
+    [
+      price.id,
+      price.modelName,
+      price.matchPattern,
+      price.provider,
+      price.inputPrice,
+      price.outputPrice,
+      JSON.stringify(price.inputDetailPrices),
+      JSON.stringify(price.outputDetailPrices),
+      price.effectiveFrom,
+      now,
+    ],
+  );
+  // TypeORM answers an UPDATE with [rows, affectedCount].
+  const rows = result[0] as Record<string, unknown>[];
+  return rows.length ? modelPriceFromRow(rows[0]) : null;
+}

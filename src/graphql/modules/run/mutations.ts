@@ -1,0 +1,168 @@
+import { InvalidInputError } from "../../../domain/errors.js";
+import type { RunCommand } from "../../../domain/run.js";
+import { runResultsService } from "../../../services/run-results.service.js";
+import { runsService, type CreateRunInput } from "../../../services/runs.service.js";
+import { builder } from "../../builder.js";
+import { CancelAction, MultitaskStrategy, RunRef, StreamMode } from "./run.js";
+
+/** after_seconds is bounded like REST's: at most a year. */
+const MAX_AFTER_SECONDS = 31_536_000;
+
+const IfNotExists = builder.enumType("IfNotExists", {
+  description: "What a run on a thread id that does not exist does.",
+  values: {
+    REJECT: { value: "reject" as const, description: "Fail with NOT_FOUND." },
+    CREATE: { value: "create" as const, description: "Create the thread." },
+  },
+});
+
+const OnCompletion = builder.enumType("OnCompletion", {
+  description: "What happens to a stateless run's temporary thread when the run ends.",
+  values: { DELETE: { value: "delete" as const }, KEEP: { value: "keep" as const } },
+});
+
+const RunCommandInput = builder.inputType("RunCommandInput", {
+  description: "Continues a thread: resume an interrupt(), update the state, and/or go to nodes.",
+  fields: (t) => ({
+    resume: t.field({ type: "JSON", description: "The value interrupt() returns in the resumed node." }),
+    update: t.field({ type: "JSON", description: "A state update applied before continuing." }),
+    goto: t.field({ type: "JSON", description: "A node name, a Send ({node, args}) or a list of them." }),
+  }),
+});
+
+type CommandInput = { resume?: unknown; update?: unknown; goto?: unknown };
+
+/** Only the parts the client gave: `resume: null` is a resume with null, an absent key is none. */
+function commandOf(command: CommandInput | null | undefined): RunCommand | null {
+  if (command == null) return null;
+  return Object.fromEntries(Object.entries(command).filter(([, value]) => value !== undefined));
+}
+
+/** `["*"]` asks for every node, as REST's `"*"` does. */
+function nodeListOf(nodes: readonly string[] | null | undefined): string[] | "*" | null {
+  if (nodes == null) return null;
+  return nodes.includes("*") ? "*" : [...nodes];
+}
+
+function requireWebhookUrl(webhook: string | null | undefined): string | null {
+  if (webhook == null) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(webhook);
+  } catch {
+    // Reported below with the same message as a non-http URL.
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new InvalidInputError("webhook must be an http(s) URL");
+  return webhook;
+}
+
+builder.relayMutationField(
+  "createRun",
+  {
+    inputFields: (t) => ({
+      threadId: t.id({ description: "The thread to run on; omitted or null: a stateless run on a temporary thread." }),
+      assistantId: t.id({ required: true, description: "An assistant UUID, or a deployed graph's name." }),
+      input: t.field({ type: "JSON", description: "The graph's input; not together with command." }),
+      command: t.field({ type: RunCommandInput }),
+      context: t.field({ type: "JSONObject", description: "Overlaid key by key on the assistant's context." }),
+      config: t.field({ type: "JSONObject" }),
+      metadata: t.field({ type: "JSONObject" }),
+      streamMode: t.field({ type: [StreamMode], description: "What the run's stream carries; default [VALUES]." }),
+      streamSubgraphs: t.boolean({ defaultValue: false, description: "Also stream subgraphs' events (with a namespace)." }),
+      streamResumable: t.boolean({ defaultValue: false }),
+      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "reject" }),
+      ifNotExists: t.field({ type: IfNotExists, defaultValue: "reject" }),
+      onCompletion: t.field({ type: OnCompletion, description: "Stateless runs only; default DELETE." }),
+      afterSeconds: t.int({ defaultValue: 0, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
+      webhook: t.string({ description: "An http(s) URL that receives the finished run." }),
+      interruptBefore: t.stringList({ description: 'Stop before these nodes; ["*"]: before every node.' }),
+      interruptAfter: t.stringList({ description: 'Stop after these nodes; ["*"]: after every node.' }),
+      checkpointId: t.string({ description: "Run from this checkpoint of the thread instead of the latest." }),
+    }),
+  },
+  {
+    description:
+      "Queues a run (the worker executes it in the background; follow it with runEvents). A busy thread " +
+      "under multitaskStrategy REJECT fails with THREAD_BUSY; NOT_FOUND for an unknown assistant or thread.",
+    resolve: async (_root, { input }, ctx) => ({ run: await runsService.create(ctx.services, createRunInputOf(input)) }),
+  },
+  { outputFields: (t) => ({ run: t.expose("run", { type: RunRef }) }) },
+);
+
+/** The service's request from the GraphQL input, with REST's defaults (run-wire.ts) and checks (RunCreate). */
+function createRunInputOf(input: {
+  threadId?: string | null;
+  assistantId: string;
+  input?: unknown;
+  command?: CommandInput | null;
+  context?: CreateRunInput["context"] | null;
+  config?: CreateRunInput["config"] | null;
+  metadata?: CreateRunInput["metadata"] | null;
+  streamMode?: CreateRunInput["streamModes"] | null;
+  streamSubgraphs?: boolean | null;
+  streamResumable?: boolean | null;
+  multitaskStrategy?: CreateRunInput["multitaskStrategy"] | null;
+  ifNotExists?: CreateRunInput["ifNotExists"] | null;
+  onCompletion?: CreateRunInput["onCompletion"] | null;
+  afterSeconds?: number | null;
+  webhook?: string | null;
+  interruptBefore?: readonly string[] | null;
+  interruptAfter?: readonly string[] | null;
+  checkpointId?: string | null;
+}): CreateRunInput {
+  if (input.input != null && input.command != null) throw new InvalidInputError("send either input or command, not both");
+  const afterSeconds = input.afterSeconds ?? 0;
+  if (afterSeconds < 0 || afterSeconds > MAX_AFTER_SECONDS) {
+    throw new InvalidInputError(`afterSeconds must be between 0 and ${MAX_AFTER_SECONDS}`);
+  }
+  return {
+    threadId: input.threadId ?? null,
+    assistantId: input.assistantId,
+    input: input.input ?? null,
+    command: commandOf(input.command),
+    context: input.context ?? {},
+    config: input.config ?? {},
+    metadata: input.metadata ?? {},
+    streamModes: input.streamMode && input.streamMode.length > 0 ? [...new Set(input.streamMode)] : ["values"],
+    streamSubgraphs: input.streamSubgraphs ?? false,
+    streamResumable: input.streamResumable ?? false,
+    interruptBefore: nodeListOf(input.interruptBefore),
+    interruptAfter: nodeListOf(input.interruptAfter),
+    checkpointId: input.checkpointId ?? null,
+    checkpointNs: null,
+    webhook: requireWebhookUrl(input.webhook),
+    onCompletion: input.onCompletion ?? null,
+    durability: null,
+    multitaskStrategy: input.multitaskStrategy ?? "reject",
+    ifNotExists: input.ifNotExists ?? "reject",
+    afterSeconds,
+  };
+}
+
+builder.relayMutationField(
+  "cancelRun",
+  {
+    inputFields: (t) => ({
+      runId: t.id({ required: true }),
+      action: t.field({ type: CancelAction, defaultValue: "interrupt" }),
+      wait: t.boolean({ defaultValue: false, description: "Answer only once the run has stopped." }),
+    }),
+  },
+  {
+    description:
+      "Cancels a pending or running run (a finished one is left as it is). A pending run stops at once; a " +
+      "running one when its worker notices, which `wait` waits for.",
+    resolve: async (_root, { input }, ctx) => {
+      const { runId } = await runsService.get(ctx.services, null, input.runId);
+      await runsService.cancel(ctx.services, { runIds: [runId], action: input.action ?? "interrupt" });
+      if (input.wait) return { run: await runResultsService.waitForEnd(ctx.services, runId) };
+      const [run] = await runsService.getMany(ctx.services, [runId]);
+      return { run: run ?? null };
+    },
+  },
+  {
+    outputFields: (t) => ({
+      run: t.expose("run", { type: RunRef, nullable: true, description: "The run now; null when rollback deleted it." }),
+    }),
+  },
+);

@@ -1,0 +1,173 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { z } from "zod";
+import { InvalidInputError, PayloadTooLargeError } from "../../domain/errors.js";
+import { readBoundedBody } from "../../http/bounded-body.js";
+import type { HttpEnv } from "../../http/http-env.js";
+import type { HangarRuntime } from "../../runtime.js";
+import type { QueryTraceRunsInput } from "../../services/traces.service.js";
+import { tracesService } from "../../services/traces.service.js";
+import type { TraceRun } from "../../services/traces/trace-run.js";
+import { decodeBody, DecodedBodyTooLargeError } from "../../tracing/ingest/decode-body.js";
+import {
+  flattenChildRuns,
+  runOperationFromWire,
+  traceRunToWire,
+  type AttachmentsWire,
+} from "../../tracing/ingest/langsmith-wire.js";
+import { multipartBoundary, splitMultipart } from "../../tracing/ingest/multipart-body.js";
+import { collectMultipartRuns } from "../../tracing/ingest/multipart-runs.js";
+import { parseRunFilter } from "../../tracing/ingest/run-filter.js";
+import { HANGAR_VERSION } from "../../version.js";
+import { parseInput } from "../read-body.js";
+import { JsonObject } from "../schemas/common.js";
+import { BatchIngestRunsRequest, BodyParamsForRunSchema, RunCreateSchema, RunUpdateSchema } from "../schemas/tracing.js";
+import { createRouteKit } from "./route-kit.js";
+
+/** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
+export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body } = createRouteKit(runtime);
+  const { maxBodyBytes } = runtime.config;
+  const routes = new Hono<HttpEnv>();
+
+  // LangSmith: Get Server Info. The SDK sizes its batches from batch_ingest_config.
+  routes.get("/info", (c) =>
+    c.json({
+      version: HANGAR_VERSION,
+      license_expiration_time: null,
+      batch_ingest_config: {
+        use_multipart_endpoint: true,
+        scale_up_qsize_trigger: 1000,
+        scale_up_nthreads_limit: 16,
+        scale_down_nempty_trigger: 4,
+        size_limit: 100,
+        // Half the body limit: the SDK's size estimate is approximate and must not reach a 413.
+        size_limit_bytes: Math.floor(maxBodyBytes / 2),
+      },
+      // No gzip_body_enabled / zstd_compression_enabled: the SDK then sends bodies uncompressed.
+      instance_flags: {},
+    }),
+  );
+
+  // LangSmith: Create Run (a run may carry its whole subtree in child_runs)
+  routes.post("/runs", async (c) => {
+    const runs = flattenChildRuns(await body(c, JsonObject)).map((run, index) =>
+      parseInput(RunCreateSchema, run, index === 0 ? "body" : `child run ${String(run.id)}`),
+    );
+    await tracesService.ingest(ctx(c), { posts: runs.map((run) => runOperationFromWire(run, run.id)), patches: [] });
+    return c.json({}, 202);
+  });
+
+  // LangSmith: Batch Ingest Runs
+  routes.post("/runs/batch", async (c) => {
+    const { post = [], patch = [] } = await body(c, BatchIngestRunsRequest);
+    const posts = post.map((run) => runOperationFromWire(run, run.id));
+    await tracesService.ingest(ctx(c), { posts, patches: patch.map((run) => runOperationFromWire(run, run.id)) });
+    return c.json({}, 202);
+  });
+
+  // LangSmith: Multipart Ingest Runs
+  routes.post("/runs/multipart", async (c) => {
+    const { post, patch } = await readMultipartRuns(c, maxBodyBytes);
+    const toOperation = (run: Record<string, unknown>, kind: string) => {
+      const valid = parseInput(RunCreateSchema, run, `part ${kind}.${String(run.id)}`);
+      return runOperationFromWire(valid, valid.id, run.attachments as AttachmentsWire | undefined);
+    };
+    await tracesService.ingest(ctx(c), {
+      posts: post.map((run) => toOperation(run, "post")),
+      patches: patch.map((run) => toOperation(run, "patch")),
+    });
+    return c.json({}, 202);
+  });
+
+  // LangSmith: Update Run
+  routes.patch("/runs/:run_id", async (c) => {
+    const runId = c.req.param("run_id");
+    const run = await body(c, RunUpdateSchema);
+    if (run.id !== undefined && run.id.toLowerCase() !== runId.toLowerCase()) {
+      throw new InvalidInputError(`id in the body ('${run.id}') differs from the run id in the path ('${runId}')`);
+    }
+    await tracesService.ingest(ctx(c), { posts: [], patches: [runOperationFromWire(run, runId)] });
+    return c.json({}, 202);
+  });
+
+  // LangSmith: Read Run
+  routes.get("/runs/:run_id", async (c) => {
+    const run = await tracesService.get(ctx(c), c.req.param("run_id"));
+    const [childRunIds] = await tracesService.listChildIds(ctx(c), [run.id]);
+    return c.json(traceRunToWire(run, childRunIds));
+  });
+
+  // LangSmith: Query Runs
+  routes.post("/runs/query", async (c) => {
+    const request = await body(c, BodyParamsForRunSchema);
+    const page = await tracesService.query(ctx(c), runQueryFromWire(request));
+    return c.json({ runs: await runsToWire(c, page.runs, request.select), cursors: { next: page.nextCursor } });
+  });
+
+  async function runsToWire(c: Context<HttpEnv>, runs: TraceRun[], select: string[] | undefined) {
+    const childIds = await tracesService.listChildIds(ctx(c), runs.map((run) => run.id));
+    return runs.map((run, index) => {
+      const wire = traceRunToWire(run, childIds[index]);
+      if (!select?.length) return wire;
+      return Object.fromEntries(Object.entries(wire).filter(([key]) => key === "id" || select.includes(key)));
+    });
+  }
+
+  return routes;
+}
+
+/** The multipart body as wire runs; every syntax problem is a 422 naming the part. */
+async function readMultipartRuns(c: Context<HttpEnv>, maxBytes: number) {
+  const boundary = multipartBoundary(c.req.header("content-type"));
+  if (!boundary) throw new InvalidInputError("Content-Type must be multipart/form-data with a boundary");
+  const raw = await readBoundedBody(c.req.raw, maxBytes);
+  try {
+    const decoded = await decodeBody(raw, c.req.header("content-encoding"), maxBytes);
+    return collectMultipartRuns(splitMultipart(decoded, boundary));
+  } catch (error) {
+    if (error instanceof DecodedBodyTooLargeError) throw new PayloadTooLargeError(maxBytes);
+    throw new InvalidInputError(`Invalid multipart body: ${(error as Error).message}`);
+  }
+}
+
+/** Query fields (LangSmith names plus Hangar's) → the service filter; `filter` may be the DSL or an object. */
+function runQueryFromWire(request: z.infer<typeof BodyParamsForRunSchema>): QueryTraceRunsInput {
+  let dsl: ReturnType<typeof parseRunFilter> = {};
+  if (typeof request.filter === "string") {
+    try {
+      dsl = parseRunFilter(request.filter);
+    } catch (error) {
+      throw new InvalidInputError(`filter: ${(error as Error).message}`);
+    }
+  }
+  const objectFilter = typeof request.filter === "object" ? request.filter : undefined;
+  const metadata = { ...dsl.metadata, ...objectFilter, ...request.metadata };
+  const names = request.name ?? dsl.name;
+  const runType = request.run_type ?? dsl.runType;
+  const sessionNames = request.session_name ?? (dsl.sessionName ? [dsl.sessionName] : undefined);
+  return {
+    ids: request.id,
+    traceId: request.trace ?? dsl.traceId,
+    parentRunId: request.parent_run ?? dsl.parentRunId,
+    isRoot: request.is_root ?? dsl.isRoot,
+    hasError: request.error ?? dsl.hasError,
+    runTypes: runType ? [runType] : undefined,
+    names: names ? [names] : undefined,
+    modelName: request.model_name ?? dsl.modelName,
+    provider: request.provider ?? dsl.provider,
+    hangarRunId: request.hangar_run_id ?? dsl.hangarRunId,
+    threadId: request.thread_id ?? dsl.threadId,
+    assistantId: request.assistant_id ?? dsl.assistantId,
+    sessionIds: request.session,
+    sessionNames,
+    tags: request.tags ?? dsl.tags,
+    metadata: Object.keys(metadata).length ? metadata : undefined,
+    // start_time/end_time bound the runs' START time: [start_time, end_time).
+    startTimeFrom: request.start_time ?? dsl.startTimeFrom,
+    startTimeTo: request.end_time ?? dsl.startTimeTo,
+    limit: request.limit,
+    cursor: request.cursor,
+    order: request.order,
+  };
+}

@@ -1,0 +1,358 @@
+import { Command, Send } from "@langchain/langgraph";
+import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
+import { isUuid } from "../domain/ids.js";
+import { isJsonObject, type JsonObject } from "../domain/json.js";
+import type { Thread } from "../domain/thread.js";
+import {
+  emptyThreadState,
+  interruptsByTask,
+  settledThreadStatus,
+  type CheckpointSelector,
+  type StateCheckpoint,
+  type StateCommand,
+  type ThreadState,
+  type ThreadSuperstep,
+  type ThreadTask,
+} from "../domain/thread-state.js";
+import type { CompiledGraphLike } from "../graphs/graph-registry.js";
+import { toWireValue } from "../graphs/serialize-graph-value.js";
+import type { ServiceContext } from "./service-context.js";
+
+export interface UpdateThreadStateInput {
+  /** An update as `asNode` would have returned it; null with asNode "__end__" clears pending tasks. */
+  values: unknown;
+  asNode?: string;
+  /** Fork from this checkpoint instead of the latest (same as checkpoint.checkpointId). */
+  checkpointId?: string;
+  checkpoint?: CheckpointSelector;
+}
+
+export interface ThreadHistoryInput {
+  /** Default 10. */
+  limit?: number;
+  /** Only checkpoints older than this checkpoint id. */
+  before?: string;
+  /** Only checkpoints whose metadata contains these keys and values. */
+  metadata?: JsonObject;
+  checkpoint?: CheckpointSelector;
+}
+
+/** How the run that just ended finished; absent for state edits outside runs. */
+export interface RunOutcome {
+  failed?: boolean;
+  error?: unknown;
+}
+
+type GraphConfig = { configurable: Record<string, unknown>; metadata?: Record<string, unknown> };
+type GraphUpdate = { values: unknown; asNode?: string };
+
+/** The graph methods state needs; bulkUpdateState is missing from older LangGraph copies. */
+interface StatefulGraph extends CompiledGraphLike {
+  bulkUpdateState?(config: GraphConfig, supersteps: { updates: GraphUpdate[] }[]): Promise<unknown>;
+}
+
+async function findThread(ctx: ServiceContext, threadId: string): Promise<Thread> {
+  const thread = isUuid(threadId)
+    ? await ctx.db.dataSource.manager.findOne(ThreadEntity, { where: { threadId: threadId.toLowerCase() } })
+    : null;
+  if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
+  return thread;
+}
+
+/** The thread's graph: metadata.graph_id, set by thread create (graphId) or by its first run. */
+function graphIdOf(thread: Thread): string | null {
+  const graphId: unknown = thread.metadata.graph_id;
+  return typeof graphId === "string" && graphId.length > 0 ? graphId : null;
+}
+
+async function resolveGraph(ctx: ServiceContext, thread: Thread, graphId: string): Promise<StatefulGraph> {
+  if (!ctx.graphs.has(graphId)) {
+    throw new NotFoundError(`Graph '${graphId}' of thread '${thread.threadId}' is not deployed`);
+  }
+  // Factories get the thread's config, as they would for a run on this thread.
+  const configurable = { ...(thread.config.configurable ?? {}), thread_id: thread.threadId, graph_id: graphId };
+  return ctx.graphs.resolve(graphId, {
+    config: { ...thread.config, configurable },
+    checkpointer: ctx.db.checkpointer,
+    store: ctx.db.store,
+  });
+}
+
+async function requireGraph(ctx: ServiceContext, thread: Thread, purpose: string) {
+  const graphId = graphIdOf(thread);
+  if (graphId === null) {
+    throw new InvalidInputError(
+      `Thread '${thread.threadId}' has no graph_id in its metadata, so there is no graph to ${purpose}: ` +
+        "create the thread with a graph id (metadata.graph_id) or run an assistant on it first",
+    );
+  }
+  return { graphId, graph: await resolveGraph(ctx, thread, graphId) };
+}
+
+function stateConfig(threadId: string, selector: CheckpointSelector = {}): GraphConfig {
+  const configurable: Record<string, unknown> = { thread_id: threadId, checkpoint_ns: selector.checkpointNs ?? "" };
+  if (selector.checkpointId) configurable.checkpoint_id = selector.checkpointId;
+  if (selector.checkpointMap) configurable.checkpoint_map = selector.checkpointMap;
+  return { configurable };
+}
+
+/** Writes carry thread and graph in config.metadata, which the checkpointer stamps on the checkpoint. */
+function writeConfig(thread: Thread, graphId: string, selector?: CheckpointSelector): GraphConfig {
+  const config = stateConfig(thread.threadId, selector);
+  return { ...config, metadata: { thread_id: thread.threadId, graph_id: graphId } };
+}
+
+type LangGraphErrorLike = { name?: unknown; message?: unknown; lc_error_code?: unknown };
+const BAD_UPDATE_CODES = new Set(["MESSAGE_COERCION_FAILURE", "INVALID_GRAPH_NODE_RETURN_VALUE"]);
+
+/**
+ * LangGraph reports bad updates (unknown as_node, ambiguous update, values its reducers cannot
+ * take) and unknown subgraph namespaces with its own errors; they are the caller's mistake.
+ * Matched by name and lc_error_code because the graph's LangGraph copy may not be ours.
+ */
+async function callGraph<Result>(operation: () => Promise<Result>): Promise<Result> {
+  try {
+    return await operation();
+  } catch (error) {
+    const { name, message, lc_error_code: code } = (error ?? {}) as LangGraphErrorLike;
+    const text = typeof message === "string" ? message : String(error);
+    if (name === "InvalidUpdateError" || (typeof code === "string" && BAD_UPDATE_CODES.has(code))) {
+      throw new InvalidInputError(`Invalid state update: ${text}`);
+    }
+    if (/^Subgraph .* not found/.test(text)) throw new NotFoundError(text);
+    throw error;
+  }
+}
+
+function checkpointOf(config: unknown, requireId: boolean): StateCheckpoint | null {
+  const configurable = (config as { configurable?: Record<string, unknown> } | null | undefined)?.configurable;
+  if (!isJsonObject(configurable) || typeof configurable.thread_id !== "string") return null;
+  const { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id, checkpoint_map: map } = configurable;
+  const checkpointId = typeof id === "string" && id.length > 0 ? id : null;
+  if (requireId && checkpointId === null) return null;
+  return {
+    threadId,
+    checkpointNs: typeof ns === "string" ? ns : "",
+    checkpointId,
+    checkpointMap: isJsonObject(map) ? (toWireValue(map) as JsonObject) : null,
+  };
+}
+
+function errorMessage(error: unknown): string | null {
+  if (error == null) return null;
+  if (typeof error === "string") return error;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === "string" ? message : JSON.stringify(toWireValue(error));
+}
+
+function toThreadTask(raw: unknown): ThreadTask {
+  const task = raw as { id: unknown; name: unknown; error?: unknown; interrupts?: unknown; state?: unknown } & {
+    result?: unknown;
+  };
+  // `state` is the subgraph's namespace config, or with `subgraphs` its whole snapshot.
+  const isSnapshot = isJsonObject(task.state) && "values" in task.state && "next" in task.state;
+  return {
+    id: String(task.id),
+    name: String(task.name),
+    error: errorMessage(task.error),
+    interrupts: Array.isArray(task.interrupts) ? (toWireValue(task.interrupts) as JsonObject[]) : [],
+    checkpoint: checkpointOf(isSnapshot ? (task.state as { config?: unknown }).config : task.state, false),
+    state: isSnapshot ? toThreadState(task.state) : null,
+    result: toWireValue(task.result),
+  };
+}
+
+/** A LangGraph StateSnapshot (duck-typed) in domain form, every value in wire form. */
+function toThreadState(raw: unknown): ThreadState {
+  const snapshot = raw as { values?: unknown; next?: unknown; tasks?: unknown; metadata?: unknown } & {
+    config?: unknown;
+    createdAt?: unknown;
+    parentConfig?: unknown;
+  };
+  // No checkpoint was found: LangGraph answers with empty values and the config it was given.
+  if (typeof snapshot.createdAt !== "string") return emptyThreadState();
+  const tasks = Array.isArray(snapshot.tasks) ? snapshot.tasks.map(toThreadTask) : [];
+  return {
+    values: toWireValue(snapshot.values ?? {}),
+    next: Array.isArray(snapshot.next) ? snapshot.next.map(String) : [],
+    tasks,
+    checkpoint: checkpointOf(snapshot.config, true),
+    metadata: isJsonObject(snapshot.metadata) ? (toWireValue(snapshot.metadata) as JsonObject) : null,
+    createdAt: new Date(snapshot.createdAt),
+    parentCheckpoint: checkpointOf(snapshot.parentConfig, true),
+    interrupts: tasks.flatMap((task) => task.interrupts),
+  };
+}
+
+async function readState(
+  ctx: ServiceContext,
+  thread: Thread,
+  selector: CheckpointSelector,
+  options: { subgraphs?: boolean },
+): Promise<ThreadState> {
+  const graphId = graphIdOf(thread);
+  if (graphId === null) return emptyThreadState();
+  const graph = await resolveGraph(ctx, thread, graphId);
+  const config = stateConfig(thread.threadId, selector);
+  return toThreadState(await callGraph(() => graph.getState(config, { subgraphs: options.subgraphs ?? false })));
+}
+
+/** A superstep command as the graph's Command (LangGraph recognises Commands of any copy by shape). */
+function toGraphCommand(command: StateCommand): Command {
+  const targets = command.goto == null ? undefined : Array.isArray(command.goto) ? command.goto : [command.goto];
+  const goto = targets?.map((target) =>
+    isJsonObject(target) && typeof target.node === "string" ? new Send(target.node, target.input) : String(target),
+  );
+  return new Command({ update: command.update as never, resume: command.resume, goto });
+}
+
+/** A failed run's error as threads.error stores it: strings stay, errors become {error, message}. */
+function threadErrorOf(error: unknown): string | JsonObject | null {
+  if (error == null) return null;
+  if (typeof error === "string") return error;
+  const wire = toWireValue(error);
+  return isJsonObject(wire) ? wire : String(wire);
+}
+
+async function getState(ctx: ServiceContext, threadId: string, options: { subgraphs?: boolean } = {}) {
+  return readState(ctx, await findThread(ctx, threadId), {}, options);
+}
+
+/** The state at one checkpoint; without checkpointId, the latest in that namespace. */
+async function getStateAt(
+  ctx: ServiceContext,
+  threadId: string,
+  checkpoint: CheckpointSelector,
+  options: { subgraphs?: boolean } = {},
+): Promise<ThreadState> {
+  const state = await readState(ctx, await findThread(ctx, threadId), checkpoint, options);
+  if (checkpoint.checkpointId && state.checkpoint === null) {
+    throw new NotFoundError(`Checkpoint '${checkpoint.checkpointId}' not found in thread '${threadId}'`);
+  }
+  return state;
+}
+
+/**
+ * Refreshes the thread row from its latest state: values (wire form), interrupts by task, status
+ * and error. Called after state edits and by the run engine after each run, only when no run is
+ * active on the thread: it always writes a settled status, never `busy`.
+ */
+async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}): Promise<Thread> {
+  const thread = await findThread(ctx, threadId);
+  const state = await readState(ctx, thread, {}, {});
+  const now = ctx.now();
+  const changes = {
+    values: state.checkpoint === null ? null : (state.values as JsonObject),
+    interrupts: interruptsByTask(state),
+    status: settledThreadStatus(state, outcome),
+    error: outcome.failed ? (threadErrorOf(outcome.error) ?? "Run failed") : null,
+    updatedAt: now,
+    stateUpdatedAt: now,
+  };
+  await ctx.db.dataSource.manager.update(ThreadEntity, { threadId: thread.threadId }, changes);
+  return { ...thread, ...changes };
+}
+
+async function updateState(
+  ctx: ServiceContext,
+  threadId: string,
+  input: UpdateThreadStateInput,
+): Promise<{ checkpoint: StateCheckpoint & { checkpointId: string } }> {
+  const thread = await findThread(ctx, threadId);
+  if (thread.status === "busy") {
+    throw new ConflictError(`Thread '${thread.threadId}' is busy with a run; update its state once the run ends`);
+  }
+  const { graphId, graph } = await requireGraph(ctx, thread, "update its state");
+  const selector = { ...input.checkpoint, ...(input.checkpointId ? { checkpointId: input.checkpointId } : {}) };
+  const config = writeConfig(thread, graphId, selector);
+  const next = await callGraph(() => graph.updateState(config, input.values ?? null, input.asNode));
+  const checkpoint = checkpointOf(next, true);
+  if (checkpoint?.checkpointId == null) {
+    throw new Error(`updateState returned no checkpoint: ${JSON.stringify(toWireValue(next))}`);
+  }
+  await syncThread(ctx, thread.threadId);
+  return { checkpoint: { ...checkpoint, checkpointId: checkpoint.checkpointId } };
+}
+
+/** Merges metadata into the latest checkpoint's metadata (PATCH /threads/{id}/state). */
+async function patchStateMetadata(
+  ctx: ServiceContext,
+  threadId: string,
+  input: { metadata: JsonObject },
+): Promise<void> {
+  const thread = await findThread(ctx, threadId);
+  const saver = ctx.db.checkpointer;
+  const latest = await saver.getTuple(stateConfig(thread.threadId));
+  if (latest === undefined) {
+    throw new NotFoundError(`Thread '${thread.threadId}' has no checkpoint yet: no state metadata to patch`);
+  }
+  // Re-putting a stored checkpoint upserts its row (checkpoint and metadata only) and, with no
+  // new channel versions, leaves its blobs alone.
+  const metadata = { ...latest.metadata, ...input.metadata } as NonNullable<typeof latest.metadata>;
+  await saver.put(latest.parentConfig ?? stateConfig(thread.threadId), latest.checkpoint, metadata, {});
+}
+
+/** Checkpoints newest first. */
+async function getHistory(
+  ctx: ServiceContext,
+  threadId: string,
+  input: ThreadHistoryInput = {},
+): Promise<ThreadState[]> {
+  const limit = input.limit ?? 10;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    throw new InvalidInputError(`limit must be an integer from 1 to 1000, got ${limit}`);
+  }
+  const thread = await findThread(ctx, threadId);
+  const graphId = graphIdOf(thread);
+  if (graphId === null) return [];
+  const graph = await resolveGraph(ctx, thread, graphId);
+  if (typeof graph.getStateHistory !== "function") throw new Error(`Graph '${graphId}' has no getStateHistory()`);
+  const options = {
+    limit,
+    before: input.before ? { configurable: { checkpoint_id: input.before } } : undefined,
+    filter: input.metadata,
+  };
+  return callGraph(async () => {
+    const states: ThreadState[] = [];
+    for await (const snapshot of graph.getStateHistory!(stateConfig(thread.threadId, input.checkpoint), options)) {
+      states.push(toThreadState(snapshot));
+    }
+    return states;
+  });
+}
+
+/**
+ * Seeds a thread (thread create with supersteps): each superstep's updates are applied together,
+ * supersteps in order, through the graph's bulkUpdateState when it has one.
+ */
+async function applySupersteps(ctx: ServiceContext, threadId: string, supersteps: ThreadSuperstep[]): Promise<Thread> {
+  const thread = await findThread(ctx, threadId);
+  const { graphId, graph } = await requireGraph(ctx, thread, "apply supersteps with");
+  const steps = supersteps.map((step) => ({
+    updates: step.updates.map((update) => ({
+      values: update.command ? toGraphCommand(update.command) : (update.values ?? null),
+      asNode: update.asNode,
+    })),
+  }));
+  const config = writeConfig(thread, graphId);
+  await callGraph(async () => {
+    if (typeof graph.bulkUpdateState === "function") return graph.bulkUpdateState(config, steps);
+    // Without bulk updates, one checkpoint per update: same final values, more history.
+    for (const update of steps.flatMap((step) => step.updates)) {
+      await graph.updateState(config, update.values, update.asNode);
+    }
+  });
+  return syncThread(ctx, thread.threadId);
+}
+
+/** Thread state: reading checkpoints, editing them, and keeping the thread row in step. */
+export const threadStateService = {
+  getState,
+  getStateAt,
+  updateState,
+  patchStateMetadata,
+  getHistory,
+  syncThread,
+  applySupersteps,
+};

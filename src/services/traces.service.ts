@@ -1,0 +1,177 @@
+import { getTraceRuns } from "../db/sql/get-trace-runs.js";
+import { listTraceChildIds } from "../db/sql/list-trace-child-ids.js";
+import { listTraceRunChildren } from "../db/sql/list-trace-run-children.js";
+import { listTraceRunsOfTrace } from "../db/sql/list-trace-runs-of-trace.js";
+import { queryTraceRuns, type TraceRunFilter } from "../db/sql/query-trace-runs.js";
+import { sumTraceUsage } from "../db/sql/sum-trace-usage.js";
+import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
+import { InvalidInputError, NotFoundError } from "../domain/errors.js";
+import type { JsonObject } from "../domain/json.js";
+import { parseRunTime } from "../tracing/ingest/parse-run-time.js";
+import { inKeyOrder } from "./key-order.js";
+import type { ServiceContext } from "./service-context.js";
+import { ingestTraceRuns } from "./traces/ingest-trace-runs.js";
+import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
+import type {
+  IngestTraceRunsInput,
+  RunTimeInput,
+  TraceRun,
+  TraceRunNode,
+  TraceTree,
+  UsageGrouping,
+  UsageSummaryRow,
+  UsageTotals,
+} from "./traces/trace-run.js";
+
+export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom" | "startTimeTo"> {
+  startTimeFrom?: RunTimeInput;
+  startTimeTo?: RunTimeInput;
+  metadata?: JsonObject;
+  /** 1..1000. */
+  limit: number;
+  /** From a previous page's nextCursor; pages then continue where that one ended. */
+  cursor?: string | null;
+  offset?: number;
+  /** By start time, ties by id. Default newest first. */
+  order?: "asc" | "desc";
+}
+
+export interface TraceRunPage {
+  runs: TraceRun[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface SummarizeUsageInput {
+  from: RunTimeInput;
+  to: RunTimeInput;
+  groupBy: UsageGrouping;
+  runTypes?: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ZERO_TOTALS: UsageTotals = {
+  runCount: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  promptCost: "0",
+  completionCost: "0",
+  totalCost: "0",
+};
+
+export const tracesService = {
+  /**
+   * Stores posts and patches (LangSmith run operations) and derives messages, usage and costs.
+   * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this.
+   */
+  ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+    return ingestTraceRuns(ctx, input);
+  },
+
+  async get(ctx: ServiceContext, id: string): Promise<TraceRun> {
+    const [run] = UUID.test(id) ? await getTraceRuns(ctx.db.dataSource.manager, [id.toLowerCase()]) : [];
+    if (!run) throw new NotFoundError(`Trace run '${id}' not found`);
+    return run;
+  },
+
+  /** For DataLoaders: results in key order, null where a run does not exist. */
+  async getMany(ctx: ServiceContext, ids: readonly string[]): Promise<(TraceRun | null)[]> {
+    const valid = ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
+    return inKeyOrder(ids, await getTraceRuns(ctx.db.dataSource.manager, valid), (run) => run.id);
+  },
+
+  async query(ctx: ServiceContext, input: QueryTraceRunsInput): Promise<TraceRunPage> {
+    const { limit, cursor, offset, order = "desc", startTimeFrom, startTimeTo, ...filter } = input;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidInputError("limit must be 1..1000");
+    requireUuids(filter.ids ?? [], "id");
+    requireUuids([filter.traceId], "trace_id");
+    requireUuids([filter.parentRunId], "parent_run_id");
+    requireUuids([filter.hangarRunId], "hangar_run_id");
+    requireUuids([filter.threadId], "thread_id");
+    requireUuids([filter.assistantId], "assistant_id");
+    requireUuids(filter.sessionIds ?? [], "session");
+    const runs = await queryTraceRuns(
+      ctx.db.dataSource.manager,
+      {
+        ...filter,
+        startTimeFrom: optionalTime(startTimeFrom, "start_time"),
+        startTimeTo: optionalTime(startTimeTo, "end_time"),
+      },
+      { limit: limit + 1, order, offset: cursor ? 0 : offset, after: cursor ? decodeTraceCursor(cursor) : undefined },
+    );
+    const page = runs.slice(0, limit);
+    const last = page[page.length - 1];
+    return { runs: page, nextCursor: runs.length > limit ? encodeTraceCursor(last) : null };
+  },
+
+  /** The direct children of a run, in execution order. */
+  async listChildren(ctx: ServiceContext, runId: string): Promise<TraceRun[]> {
+    if (!UUID.test(runId)) return [];
+    return listTraceRunChildren(ctx.db.dataSource.manager, [runId.toLowerCase()]);
+  },
+
+  /** For DataLoaders and child_run_ids: each run's direct child ids, in key order. */
+  async listChildIds(ctx: ServiceContext, runIds: readonly string[]): Promise<string[][]> {
+    const valid = runIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
+    const byParent = await listTraceChildIds(ctx.db.dataSource.manager, valid);
+    return runIds.map((id) => byParent.get(id.toLowerCase()) ?? []);
+  },
+
+  /** A whole trace as a tree, children in execution order. */
+  async getTree(ctx: ServiceContext, traceId: string): Promise<TraceTree> {
+    const runs = UUID.test(traceId) ? await listTraceRunsOfTrace(ctx.db.dataSource.manager, traceId.toLowerCase()) : [];
+    if (runs.length === 0) throw new NotFoundError(`Trace '${traceId}' not found`);
+    const nodes = new Map<string, TraceRunNode>(runs.map((run) => [run.id, { run, children: [] }]));
+    const roots: TraceRunNode[] = [];
+    for (const node of nodes.values()) {
+      const parent = node.run.parentRunId ? nodes.get(node.run.parentRunId) : undefined;
+      if (parent) parent.children.push(node);
+      else roots.push(node);
+    }
+    return { traceId: traceId.toLowerCase(), runs, roots };
+  },
+
+  /** Token and cost sums over every run of a trace. */
+  async traceTotals(ctx: ServiceContext, traceId: string): Promise<UsageTotals> {
+    const [totals] = await tracesService.totalsForTraces(ctx, [traceId]);
+    if (!totals) throw new NotFoundError(`Trace '${traceId}' not found`);
+    return totals;
+  },
+
+  /** For DataLoaders: sums per trace in key order, null for traces without runs. */
+  async totalsForTraces(ctx: ServiceContext, traceIds: readonly string[]): Promise<(UsageTotals | null)[]> {
+    return totalsByKey(ctx, "trace", traceIds);
+  },
+
+  /** For DataLoaders: sums over the traces of each Hangar run (extra.metadata.run_id), in key order. */
+  async totalsForHangarRuns(ctx: ServiceContext, runIds: readonly string[]): Promise<UsageTotals[]> {
+    return (await totalsByKey(ctx, "hangarRun", runIds)).map((totals) => totals ?? ZERO_TOTALS);
+  },
+
+  /** Sums per model, provider, assistant or UTC day over runs that started in [from, to). */
+  async summarizeUsage(ctx: ServiceContext, input: SummarizeUsageInput): Promise<UsageSummaryRow[]> {
+    const from = optionalTime(input.from, "from");
+    const to = optionalTime(input.to, "to");
+    if (!from || !to || from >= to) throw new InvalidInputError("from and to must be times with from earlier than to");
+    return summarizeTraceUsage(ctx.db.dataSource.manager, input.groupBy, { from, to, runTypes: input.runTypes });
+  },
+};
+
+async function totalsByKey(ctx: ServiceContext, by: "trace" | "hangarRun", keys: readonly string[]) {
+  const valid = keys.filter((key) => UUID.test(key)).map((key) => key.toLowerCase());
+  const totals = await sumTraceUsage(ctx.db.dataSource.manager, by, valid);
+  return keys.map((key) => totals.get(key.toLowerCase()) ?? null);
+}
+
+function requireUuids(ids: readonly (string | undefined)[], field: string): void {
+  const bad = ids.find((id) => id !== undefined && !UUID.test(id));
+  if (bad !== undefined) throw new InvalidInputError(`${field} must be UUIDs, got '${bad}'`);
+}
+
+function optionalTime(value: RunTimeInput | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = parseRunTime(value);
+  if (time === undefined) throw new InvalidInputError(`${field} must be an ISO 8601 time or epoch milliseconds`);
+  return time;
+}

@@ -1,0 +1,130 @@
+import { isJsonObject } from "../../domain/json.js";
+import { extractUsage } from "../../tracing/extract-usage.js";
+import { identifyModel } from "../../tracing/identify-model.js";
+import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
+import { parseRunTime, runTimeToEpochMs, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
+import { computeCost } from "../../tracing/pricing/compute-cost.js";
+import { matchPrice } from "../../tracing/pricing/match-price.js";
+import type { ModelPrice } from "../../tracing/pricing/model-price.js";
+import { renderMessages } from "../../tracing/render-messages.js";
+import type { TraceRunDerived, TraceRunRecord } from "./trace-run.js";
+
+const KNOWN_RUN_TYPES = new Set(["llm", "chain", "tool", "retriever", "embedding", "prompt", "parser"]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Everything computed from a stored record (pure; prices are passed in): rendered messages,
+ * usage, model, costs, time to first token and links to Hangar's runs, plus the warnings.
+ *
+ * Only `llm` runs are rendered and priced. Chain and tool runs wrap LLM runs, often with the same
+ * messages and usage in their outputs; pricing them too would count the tokens twice in every
+ * roll-up (trace totals sum all runs of a trace).
+ */
+export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPrice[]): TraceRunDerived {
+  const warnings = recordWarnings(record);
+  const metadata = isJsonObject(record.extra) && isJsonObject(record.extra.metadata) ? record.extra.metadata : {};
+  const common = {
+    firstTokenTime: firstNewTokenTime(record.events, warnings),
+    hangarRunId: uuidOrNull(metadata.run_id),
+    threadId: uuidOrNull(metadata.thread_id),
+    assistantId: uuidOrNull(metadata.assistant_id),
+  };
+  if (record.runType !== "llm") return { ...NOT_PRICED, ...common, warnings };
+
+  const { modelName, provider } = identifyModel({ inputs: record.inputs, extra: record.extra });
+  const rendered = renderMessages(record.inputs, record.outputs);
+  const usage = extractUsage(
+    { runType: record.runType, inputs: record.inputs, outputs: record.outputs, extra: record.extra },
+    rendered,
+    modelName,
+  );
+  const price = matchPrice(prices, modelName, provider, new Date(runTimeToEpochMs(record.startTime)));
+  const cost = computeCost(usage.usage, price);
+  return {
+    ...common,
+    rendered,
+    warnings: [...warnings, ...rendered.warnings, ...usage.warnings],
+    modelName,
+    provider,
+    promptTokens: usage.usage.input_tokens ?? null,
+    completionTokens: usage.usage.output_tokens ?? null,
+    totalTokens: usage.usage.total_tokens ?? null,
+    promptTokenDetails: usage.usage.input_token_details ?? null,
+    completionTokenDetails: usage.usage.output_token_details ?? null,
+    promptCost: cost.promptCost,
+    completionCost: cost.completionCost,
+    totalCost: cost.totalCost,
+    promptCostDetails: emptyToNull(cost.promptCostDetails),
+    completionCostDetails: emptyToNull(cost.completionCostDetails),
+    costSource: cost.source,
+    priceId: cost.priceId,
+    usageSource: usage.source,
+    tokensEstimated: usage.tokensEstimated,
+  };
+}
+
+const NOT_PRICED: Omit<TraceRunDerived, "warnings" | "firstTokenTime" | "hangarRunId" | "threadId" | "assistantId"> = {
+  rendered: null,
+  modelName: null,
+  provider: null,
+  promptTokens: null,
+  completionTokens: null,
+  totalTokens: null,
+  promptTokenDetails: null,
+  completionTokenDetails: null,
+  promptCost: null,
+  completionCost: null,
+  totalCost: null,
+  promptCostDetails: null,
+  completionCostDetails: null,
+  costSource: "none",
+  priceId: null,
+  usageSource: "none",
+  tokensEstimated: false,
+};
+
+/** Problems with the run's own fields: stored anyway, reported with the run. */
+function recordWarnings(record: TraceRunRecord): string[] {
+  const warnings: string[] = [];
+  if (!record.hasPost) warnings.push("only a patch has arrived for this run: start_time is provisional until its post");
+  if (record.runType !== null && !KNOWN_RUN_TYPES.has(record.runType)) {
+    warnings.push(`run_type '${record.runType}' is not one of ${[...KNOWN_RUN_TYPES].join(", ")}`);
+  }
+  if (record.hasPost && record.runType === null) warnings.push("run_type is missing");
+  if (record.dottedOrder !== null) {
+    const segments = parseDottedOrder(record.dottedOrder);
+    if (!segments) warnings.push("dotted_order is malformed (expected <YYYYMMDDTHHMMSSffffffZ><run id> segments joined by '.')");
+    else {
+      if (segments[segments.length - 1].runId !== record.id) warnings.push("dotted_order does not end with this run's id");
+      if (record.traceId !== null && segments[0].runId !== record.traceId) {
+        warnings.push("dotted_order does not start with the run's trace_id");
+      }
+    }
+  }
+  if (record.hasPost && record.traceId === null) warnings.push("trace_id is missing and no dotted_order names it");
+  if (record.attachments) warnings.push("attachment contents are not stored; only their names, types and sizes");
+  return warnings;
+}
+
+/** The time of the earliest `new_token` event: time to first token is firstTokenTime - startTime. */
+function firstNewTokenTime(events: unknown[] | null, warnings: string[]): CanonicalRunTime | null {
+  let earliest: CanonicalRunTime | null = null;
+  let unreadable = 0;
+  for (const event of events ?? []) {
+    if (!isJsonObject(event) || event.name !== "new_token") continue;
+    const time = parseRunTime(event.time);
+    if (time === undefined) unreadable++;
+    // Canonical times have a fixed width, so string order is time order.
+    else if (earliest === null || time < earliest) earliest = time;
+  }
+  if (unreadable > 0) warnings.push(`${unreadable} new_token event(s) have no readable time`);
+  return earliest;
+}
+
+function uuidOrNull(value: unknown): string | null {
+  return typeof value === "string" && UUID.test(value) ? value.toLowerCase() : null;
+}
+
+function emptyToNull<Value>(map: Record<string, Value>): Record<string, Value> | null {
+  return Object.keys(map).length ? map : null;
+}

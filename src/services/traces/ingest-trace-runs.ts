@@ -1,0 +1,69 @@
+import { lockTraceRuns } from "../../db/sql/lock-trace-runs.js";
+import { serializeTraceRunWrites, upsertTraceRuns, type TraceRunWrite } from "../../db/sql/upsert-trace-runs.js";
+import { withTransaction } from "../../db/tx.js";
+import { parseRunTime } from "../../tracing/ingest/parse-run-time.js";
+import { modelPricesService } from "../model-prices.service.js";
+import type { ServiceContext } from "../service-context.js";
+import { deriveTraceRun } from "./derive-trace-run.js";
+import { mergeRunOperation } from "./merge-run-record.js";
+import { normalizeRunOperation, type NormalizedOperation } from "./normalize-run-operation.js";
+import { mayHoldUnstorableText, toStorableValue, UNSTORABLE_TEXT_WARNING } from "./storable-text.js";
+import type { IngestTraceRunsInput } from "./trace-run.js";
+
+/**
+ * Ingests a batch of posts and patches in one transaction of three statements, whatever its size:
+ * lock and read the runs that already exist, merge and derive in memory, write everything with
+ * one multi-row upsert. Either the whole batch is stored or (on invalid input) none of it.
+ */
+export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+  // Validate everything before touching the database: a refused batch stores nothing.
+  const operations = [
+    ...input.posts.map((post) => normalizeRunOperation(post, "post")),
+    ...input.patches.map((patch) => normalizeRunOperation(patch, "patch")),
+  ];
+  const byId = new Map<string, NormalizedOperation[]>();
+  for (const operation of operations) {
+    const forRun = byId.get(operation.id);
+    if (forRun) forRun.push(operation);
+    else byId.set(operation.id, [operation]);
+  }
+  // Id order everywhere: row locks and unique-index inserts are then taken in the same order by
+  // every batch, so batches sharing runs wait for each other instead of deadlocking.
+  const ids = [...byId.keys()].sort();
+  if (ids.length === 0) return { runIds: [] };
+  // Loaded before the transaction: on the embedded database the transaction holds the only
+  // connection, and a cache miss inside it would wait for that connection forever.
+  const prices = await modelPricesService.currentPrices(ctx);
+  const receivedAt = ctx.now();
+  const receivedTime = parseRunTime(receivedAt) as string;
+
+  for (let attempt = 1; ; attempt++) {
+    const written = await withTransaction(ctx.db, async (manager) => {
+      const existing = await lockTraceRuns(manager, ids);
+      const existingById = new Map(existing.map((record) => [record.id, record]));
+      const writes = ids.map((id): TraceRunWrite => {
+        let record = existingById.get(id) ?? null;
+        for (const operation of byId.get(id)!) record = mergeRunOperation(record, operation, receivedTime);
+        return { ...record!, ...deriveTraceRun(record!, prices) };
+      });
+      return upsertTraceRuns(manager, serializeStorable(writes), [...existingById.keys()], receivedAt);
+    });
+    if (written.length === ids.length) return { runIds: ids };
+    // Another batch created some of these runs between our read and our write; the upsert left
+    // them alone (it only overwrites rows it read under lock), so merge again onto what they wrote.
+    // Runs already written are merged again too, which is idempotent.
+    if (attempt >= 5) throw new Error(`trace ingestion kept racing with concurrent batches for ${ids.length} runs`);
+    ctx.log.debug({ attempt, missing: ids.length - written.length }, "trace runs created concurrently; merging again");
+  }
+}
+
+function serializeStorable(writes: TraceRunWrite[]): string {
+  const payload = serializeTraceRunWrites(writes);
+  if (!mayHoldUnstorableText(payload)) return payload;
+  return serializeTraceRunWrites(
+    writes.map((write) => {
+      const { value, changed } = toStorableValue(write);
+      return changed ? { ...value, warnings: [...value.warnings, UNSTORABLE_TEXT_WARNING] } : write;
+    }),
+  );
+}

@@ -1,0 +1,78 @@
+import type { MultipartPart } from "./multipart-body.js";
+
+/**
+ * Reassembles LangSmith multipart ingestion parts into wire run objects. The SDK splits each run
+ * operation into a main part `post.<id>` / `patch.<id>` (the run without its big fields) plus one
+ * part per big field `post.<id>.inputs|outputs|events|extra|error|serialized`, and sends files as
+ * `attachment.<id>.<name>`. Each part is JSON (Content-Type `application/json; length=N`).
+ */
+export interface MultipartRuns {
+  post: Record<string, unknown>[];
+  patch: Record<string, unknown>[];
+}
+
+export class MultipartRunsError extends Error {}
+
+const RUN_FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
+type Method = "post" | "patch";
+
+export function collectMultipartRuns(parts: readonly MultipartPart[]): MultipartRuns {
+  const runs: Record<Method, Map<string, Record<string, unknown>>> = { post: new Map(), patch: new Map() };
+  const attachments = new Map<string, Record<string, { content_type: string | null; size_bytes: number }>>();
+  const runOf = (method: Method, id: string) => {
+    let run = runs[method].get(id);
+    if (!run) runs[method].set(id, (run = { id }));
+    return run;
+  };
+
+  for (const part of parts) {
+    const [kind, id, field, ...rest] = part.name.split(".");
+    if (kind === "feedback") continue; // feedback is not part of the trace store
+    if (!id || rest.length > 0 || (kind !== "post" && kind !== "patch" && kind !== "attachment")) {
+      throw new MultipartRunsError(
+        `part '${part.name}': expected post.<run_id>[.<field>], patch.<run_id>[.<field>] or attachment.<run_id>.<name>`,
+      );
+    }
+    if (kind === "attachment") {
+      if (!field) throw new MultipartRunsError(`part '${part.name}': an attachment part needs a name`);
+      // Attachments are recorded, not kept: the trace store has no blob storage.
+      const forRun = attachments.get(id) ?? {};
+      forRun[field] = { content_type: part.contentType, size_bytes: part.data.length };
+      attachments.set(id, forRun);
+      continue;
+    }
+    const value = parseJsonPart(part);
+    if (field === undefined) {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        throw new MultipartRunsError(`part '${part.name}': the run must be a JSON object`);
+      }
+      const run = value as Record<string, unknown>;
+      if (run.id !== undefined && String(run.id).toLowerCase() !== id.toLowerCase()) {
+        throw new MultipartRunsError(`part '${part.name}': its id '${String(run.id)}' differs from the part name`);
+      }
+      Object.assign(runOf(kind, id), run, { id });
+    } else {
+      if (!RUN_FIELDS.has(field)) {
+        throw new MultipartRunsError(`part '${part.name}': unknown run field '${field}'`);
+      }
+      runOf(kind, id)[field] = value;
+    }
+  }
+
+  for (const [id, files] of attachments) {
+    const run = runs.post.get(id) ?? runOf("patch", id);
+    run.attachments = { ...(run.attachments as object | undefined), ...files };
+  }
+  return { post: [...runs.post.values()], patch: [...runs.patch.values()] };
+}
+
+function parseJsonPart(part: MultipartPart): unknown {
+  if (part.contentType !== null && part.contentType !== "application/json" && !part.contentType.endsWith("+json")) {
+    throw new MultipartRunsError(`part '${part.name}': Content-Type must be application/json, got '${part.contentType}'`);
+  }
+  try {
+    return JSON.parse(part.data.toString("utf8"));
+  } catch (error) {
+    throw new MultipartRunsError(`part '${part.name}' is not valid JSON: ${(error as Error).message}`);
+  }
+}
