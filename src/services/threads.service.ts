@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
+import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
 import { withTransaction } from "../db/tx.js";
 import type { SortOrder } from "../domain/assistant.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -128,11 +129,19 @@ export const threadsService = {
 
   /** Deletes the thread with its checkpoints (and, through foreign keys, its runs and crons). */
   async delete(ctx: ServiceContext, threadId: string): Promise<void> {
-    await withTransaction(ctx.db, async (manager) => {
+    const runIds = await withTransaction(ctx.db, async (manager) => {
       const thread = await loadThread(manager, threadId, true);
+      const active = await selectActiveRunIds(manager, { statuses: ["pending", "running"], threadId: thread.threadId });
       await deleteThreadCheckpoints(manager, [thread.threadId]);
       await manager.delete(ThreadEntity, { threadId: thread.threadId });
+      return active;
     });
+    // Its runs went with it (foreign key); workers still executing one must stop, and waiters end.
+    for (const runId of runIds) {
+      ctx.streaming.signals.cancelRequested(runId);
+      ctx.streaming.bus.publish({ kind: "end", runId, threadId: threadId.toLowerCase(), status: "deleted" });
+      ctx.streaming.signals.runDone(runId);
+    }
   },
 
   /** Used when an assistant is deleted with delete_threads: its threads name it in metadata. */

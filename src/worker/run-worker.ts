@@ -71,7 +71,9 @@ export class RunWorker {
     const active = this.active.get(runId);
     if (!active) return;
     const [run] = await selectRuns(this.ctx.db.dataSource.manager, [runId]);
-    if (run?.cancelAction) this.abort(runId, run.cancelAction);
+    // Gone: deleted with its thread. Nothing is left to record, so stop as if the lease were lost.
+    if (!run) this.abort(runId, "lease-lost");
+    else if (run.cancelAction) this.abort(runId, run.cancelAction);
   }
 
   /**
