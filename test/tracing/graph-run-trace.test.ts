@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("Hangar's own graph runs in the trace store", () => {
+  it("records the graph run as the root, its nodes and model call as children, with tokens and cost", async () => {
+    const thread = await server.client.threads.create();
+    let runId = "";
+    for await (const part of server.client.runs.stream(thread.thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "trace me please" }] },
+      // Token streaming makes the model call stream, which is what gives it a first-token time.
+      streamMode: ["values", "messages-tuple"],
+    })) {
+      if (part.event === "metadata") runId = (part.data as { run_id: string }).run_id;
+    }
+    const root = await (await server.request(`/tracing/runs/${runId}`)).json();
+    expect(root).toMatchObject({ id: runId, trace_id: runId, parent_run_id: null });
+    expect(root.extra.metadata).toMatchObject({ run_id: runId, thread_id: thread.thread_id, graph_id: "agent" });
+
+    const query = await server.request("/tracing/runs/query", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ trace: runId, limit: 100 }),
+    });
+    const { runs } = await query.json();
+    const llm = runs.find((run: { run_type: string }) => run.run_type === "llm");
+    expect(llm).toBeDefined();
+    expect(llm.extra.metadata).toMatchObject({ ls_provider: "hangar", ls_model_name: "offline-echo", thread_id: thread.thread_id });
+    expect(llm.prompt_tokens).toBeGreaterThan(0);
+    expect(llm.completion_tokens).toBeGreaterThan(0);
+    expect(llm.tokens_estimated).toBe(false);
+    expect(Number(llm.total_cost)).toBeGreaterThan(0);
+    expect(llm.first_token_time).not.toBeNull();
+    expect(llm.rendered.output_messages[0].role).toBe("assistant");
+    expect(runs.some((run: { name: string }) => run.name === "agent")).toBe(true);
+  });
+});
