@@ -54,7 +54,8 @@ export class CreateRuns1763760002000 implements MigrationInterface {
           RETURN NULL;
         END IF;
         IF NEW.status = 'pending' AND (TG_OP = 'INSERT' OR OLD.status <> 'pending') THEN
-          PERFORM pg_notify('hangar_run_pending', '');
+          -- The payload is when the run becomes due (after_seconds), in epoch milliseconds.
+          PERFORM pg_notify('hangar_run_pending', (extract(epoch FROM NEW.run_after) * 1000)::bigint::text);
         END IF;
         IF TG_OP = 'UPDATE' THEN
           IF NEW.cancel_action IS NOT NULL AND OLD.cancel_action IS NULL THEN

@@ -7,6 +7,8 @@ import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
 import { threadsService } from "../services/threads.service.js";
+import { tracesService } from "../services/traces.service.js";
+import type { TraceRun, UsageTotals } from "../services/traces/trace-run.js";
 
 /**
  * Per-request DataLoaders: one batched service call per kind of lookup and tick, so a page of N
@@ -26,6 +28,14 @@ export interface Loaders {
   run: DataLoader<string, Run | null>;
   /** A thread's newest runs (at most THREAD_RUNS_LIMIT; of one status when given) and their total. */
   threadRuns: DataLoader<ThreadRunsKey, ThreadRunsPage, string>;
+  /** Trace runs by id; null when it does not exist. */
+  traceRun: DataLoader<string, TraceRun | null>;
+  /** The ids of a trace run's direct children, in execution order. */
+  traceRunChildIds: DataLoader<string, string[]>;
+  /** Token and cost sums over every run of a trace (by trace id); null for a trace without runs. */
+  traceTotals: DataLoader<string, UsageTotals | null>;
+  /** Token and cost sums over the traces of a Hangar run (by run id); zeros when it has none. */
+  hangarRunTotals: DataLoader<string, UsageTotals>;
 }
 
 export interface ThreadRunsKey {
@@ -58,6 +68,10 @@ export function createLoaders(services: ServiceContext): Loaders {
     threadRuns: new DataLoader(loadThreadRuns(services), {
       cacheKeyFn: (key) => `${key.threadId.toLowerCase()}:${key.status ?? "*"}`,
     }),
+    traceRun: new DataLoader((ids) => tracesService.getMany(services, ids), byLowerCaseId),
+    traceRunChildIds: new DataLoader((ids) => tracesService.listChildIds(services, ids), byLowerCaseId),
+    traceTotals: new DataLoader((ids) => tracesService.totalsForTraces(services, ids), byLowerCaseId),
+    hangarRunTotals: new DataLoader((ids) => tracesService.totalsForHangarRuns(services, ids), byLowerCaseId),
   };
 }
 

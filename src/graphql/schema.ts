@@ -6,5 +6,11 @@ import "./modules/thread.js";
 import "./modules/run/run.js";
 import "./modules/run/mutations.js";
 import "./modules/run/subscriptions.js";
+import "./modules/trace/usage.js";
+import "./modules/trace/rendered.js";
+import "./modules/trace/trace-run.js";
+import "./modules/trace/queries.js";
+import "./modules/trace/usage-summary.js";
+import "./modules/model-price.js";
 
 export const schema = builder.toSchema();

@@ -118,7 +118,7 @@ export const runsService = {
       return effects;
     });
     announceCancellations(ctx, effects);
-    ctx.streaming.signals.runPending();
+    ctx.streaming.signals.runPending(run.runAfter);
     return run;
   },
 

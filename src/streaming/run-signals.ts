@@ -21,8 +21,9 @@ export class RunSignals {
     this.emitter.setMaxListeners(0);
   }
 
-  runPending(): void {
-    this.emitter.emit("pending");
+  /** `dueAt`: when the run becomes claimable, for runs delayed with after_seconds. */
+  runPending(dueAt?: Date): void {
+    this.emitter.emit("pending", dueAt);
   }
 
   cancelRequested(runId: string): void {
@@ -33,7 +34,7 @@ export class RunSignals {
     this.emitter.emit(`done:${runId}`);
   }
 
-  onPending(listener: () => void): () => void {
+  onPending(listener: (dueAt?: Date) => void): () => void {
     return this.on("pending", listener);
   }
 
@@ -45,7 +46,8 @@ export class RunSignals {
     return this.on(`done:${runId}`, listener);
   }
 
-  private on(name: string, listener: () => void): () => void {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
+  private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }
@@ -70,7 +72,10 @@ export async function listenForRunSignals(
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString });
     next.on("notification", (message) => {
-      if (message.channel === "hangar_run_pending") signals.runPending();
+      if (message.channel === "hangar_run_pending") {
+        const dueAt = Number(message.payload);
+        signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
+      }
       else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
       else if (message.channel === "hangar_run_done" && message.payload) signals.runDone(message.payload);
     });

@@ -41,9 +41,11 @@ export class RunWorker {
   private readonly leaseMs: number;
   private claiming = false;
   private claimAgain = false;
+  private wakeScheduled = false;
   private stopping = false;
   private timers: NodeJS.Timeout[] = [];
   private dueTimer: NodeJS.Timeout | null = null;
+  private nextDueAt: Date | null = null;
   private unsubscribe: () => void = () => undefined;
 
   constructor(
@@ -54,12 +56,15 @@ export class RunWorker {
   }
 
   start(): void {
-    this.unsubscribe = this.ctx.streaming.signals.onPending(() => this.wake());
+    this.unsubscribe = this.ctx.streaming.signals.onPending((dueAt) => {
+      if (dueAt && dueAt.getTime() > Date.now()) this.wakeAt(dueAt);
+      else this.wake();
+    });
     const renewEvery = Math.max(50, Math.floor(this.leaseMs / 3));
     this.timers.push(setInterval(() => void this.maintainLeases(), renewEvery));
-    this.timers.push(setInterval(() => this.wake(), this.options.fallbackPollMs ?? 5_000));
+    this.timers.push(setInterval(() => this.wakeAndCheckDelayed(), this.options.fallbackPollMs ?? 5_000));
     for (const timer of this.timers) timer.unref();
-    this.wake();
+    this.wakeAndCheckDelayed();
   }
 
   get activeRunCount(): number {
@@ -92,13 +97,48 @@ export class RunWorker {
     await allDone();
   }
 
+  /**
+   * Wake-ups arrive in bursts (a signal per created run, its relayed NOTIFY, one per finished
+   * run): they are coalesced into one claim loop per tick, and a wake during a loop makes it go
+   * round once more instead of starting another.
+   */
   private wake(): void {
     if (this.stopping) return;
     if (this.claiming) {
       this.claimAgain = true;
       return;
     }
-    void this.claimLoop();
+    if (this.wakeScheduled) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      if (this.claiming) this.claimAgain = true;
+      else void this.claimLoop();
+    });
+  }
+
+  /** A delayed run (after_seconds) announces itself with its due time: a timer wakes us then. */
+  private wakeAt(dueAt: Date): void {
+    if (this.stopping) return;
+    if (this.dueTimer && this.nextDueAt && this.nextDueAt <= dueAt) return;
+    if (this.dueTimer) clearTimeout(this.dueTimer);
+    this.nextDueAt = dueAt;
+    this.dueTimer = setTimeout(() => {
+      this.dueTimer = null;
+      this.nextDueAt = null;
+      this.wake();
+    }, Math.max(0, dueAt.getTime() - Date.now()) + 5);
+    this.dueTimer.unref();
+  }
+
+  /** Fallback path (start-up, slow poll): also finds delayed runs whose announcement was missed. */
+  private wakeAndCheckDelayed(): void {
+    this.wake();
+    if (this.stopping) return;
+    nextRunDueAt(this.ctx.db.dataSource.manager, this.ctx.now()).then(
+      (due) => due && this.wakeAt(due),
+      (error: unknown) => this.ctx.log.warn({ err: coerceError(error) }, "could not look up delayed runs"),
+    );
   }
 
   private async claimLoop(): Promise<void> {
@@ -107,12 +147,13 @@ export class RunWorker {
       do {
         this.claimAgain = false;
         while (!this.stopping && this.active.size < this.options.concurrency) {
-          const claimed = await this.claim(this.options.concurrency - this.active.size);
+          const limit = this.options.concurrency - this.active.size;
+          const claimed = await this.claim(limit);
           for (const run of claimed) this.launch(run);
-          if (claimed.length === 0) break;
+          // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
+          if (claimed.length < limit) break;
         }
       } while (this.claimAgain && !this.stopping);
-      await this.scheduleDelayedRuns();
     } catch (error) {
       this.ctx.log.error({ err: coerceError(error) }, "claiming runs failed; retrying on the next wake-up");
     } finally {
@@ -129,18 +170,6 @@ export class RunWorker {
       if ((error as { code?: string }).code === UNIQUE_VIOLATION) return claimRuns(this.ctx.db.dataSource.manager, claim);
       throw error;
     }
-  }
-
-  /** Delayed runs (after_seconds) announce nothing when they become due: a timer wakes us. */
-  private async scheduleDelayedRuns(): Promise<void> {
-    if (this.stopping) return;
-    const due = await nextRunDueAt(this.ctx.db.dataSource.manager, this.ctx.now());
-    if (this.dueTimer) clearTimeout(this.dueTimer);
-    this.dueTimer = null;
-    if (!due) return;
-    const delay = Math.max(0, due.getTime() - Date.now());
-    this.dueTimer = setTimeout(() => this.wake(), delay + 5);
-    this.dueTimer.unref();
   }
 
   private launch(run: Run): void {

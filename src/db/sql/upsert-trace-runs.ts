@@ -64,7 +64,11 @@ const UPSERT_SQL = `
   WHERE trace_runs.id = ANY($3::uuid[])
   RETURNING id`;
 
-export type TraceRunWrite = TraceRunRecord & TraceRunDerived;
+/** A run to write: its merged record and what was derived from it. */
+export interface TraceRunWrite {
+  record: TraceRunRecord;
+  derived: TraceRunDerived;
+}
 
 /** The batch as the JSON text upsertTraceRuns takes (separate so callers can inspect it first). */
 export function serializeTraceRunWrites(runs: readonly TraceRunWrite[]): string {
@@ -88,7 +92,7 @@ export async function upsertTraceRuns(
   return rows.map((row) => row.id);
 }
 
-function toColumns(run: TraceRunWrite) {
+function toColumns({ record: run, derived }: TraceRunWrite) {
   return {
     id: run.id,
     trace_id: run.traceId,
@@ -120,27 +124,27 @@ function toColumns(run: TraceRunWrite) {
       : null,
     has_post: run.hasPost,
     has_patch: run.hasPatch,
-    rendered: run.rendered,
-    warnings: run.warnings,
-    model_name: run.modelName,
-    provider: run.provider,
-    prompt_tokens: run.promptTokens,
-    completion_tokens: run.completionTokens,
-    total_tokens: run.totalTokens,
-    prompt_token_details: run.promptTokenDetails,
-    completion_token_details: run.completionTokenDetails,
-    prompt_cost: run.promptCost,
-    completion_cost: run.completionCost,
-    total_cost: run.totalCost,
-    prompt_cost_details: run.promptCostDetails,
-    completion_cost_details: run.completionCostDetails,
-    cost_source: run.costSource,
-    price_id: run.priceId,
-    usage_source: run.usageSource,
-    tokens_estimated: run.tokensEstimated,
-    first_token_time: run.firstTokenTime,
-    hangar_run_id: run.hangarRunId,
-    thread_id: run.threadId,
-    assistant_id: run.assistantId,
+    rendered: derived.rendered,
+    warnings: derived.warnings,
+    model_name: derived.modelName,
+    provider: derived.provider,
+    prompt_tokens: derived.promptTokens,
+    completion_tokens: derived.completionTokens,
+    total_tokens: derived.totalTokens,
+    prompt_token_details: derived.promptTokenDetails,
+    completion_token_details: derived.completionTokenDetails,
+    prompt_cost: derived.promptCost,
+    completion_cost: derived.completionCost,
+    total_cost: derived.totalCost,
+    prompt_cost_details: derived.promptCostDetails,
+    completion_cost_details: derived.completionCostDetails,
+    cost_source: derived.costSource,
+    price_id: derived.priceId,
+    usage_source: derived.usageSource,
+    tokens_estimated: derived.tokensEstimated,
+    first_token_time: derived.firstTokenTime,
+    hangar_run_id: derived.hangarRunId,
+    thread_id: derived.threadId,
+    assistant_id: derived.assistantId,
   };
 }

@@ -23,34 +23,35 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPrice[]): TraceRunDerived {
   const warnings = recordWarnings(record);
   const metadata = isJsonObject(record.extra) && isJsonObject(record.extra.metadata) ? record.extra.metadata : {};
-  const common = {
-    firstTokenTime: firstNewTokenTime(record.events, warnings),
+  const firstTokenTime = firstNewTokenTime(record.events, warnings);
+  const links = {
     hangarRunId: uuidOrNull(metadata.run_id),
     threadId: uuidOrNull(metadata.thread_id),
     assistantId: uuidOrNull(metadata.assistant_id),
   };
-  if (record.runType !== "llm") return { ...NOT_PRICED, ...common, warnings };
+  if (record.runType !== "llm") return notPriced(warnings, firstTokenTime, links);
 
   const { modelName, provider } = identifyModel({ inputs: record.inputs, extra: record.extra });
   const rendered = renderMessages(record.inputs, record.outputs);
-  const usage = extractUsage(
+  const { usage, source, tokensEstimated, warnings: usageWarnings } = extractUsage(
     { runType: record.runType, inputs: record.inputs, outputs: record.outputs, extra: record.extra },
     rendered,
     modelName,
   );
   const price = matchPrice(prices, modelName, provider, new Date(runTimeToEpochMs(record.startTime)));
-  const cost = computeCost(usage.usage, price);
+  const cost = computeCost(usage, price);
+  // Every field spelled out in a fixed order (no spreads): one hidden class for all runs keeps
+  // the batch serializer on V8's fast path.
   return {
-    ...common,
     rendered,
-    warnings: [...warnings, ...rendered.warnings, ...usage.warnings],
+    warnings: warnings.concat(rendered.warnings, usageWarnings),
     modelName,
     provider,
-    promptTokens: usage.usage.input_tokens ?? null,
-    completionTokens: usage.usage.output_tokens ?? null,
-    totalTokens: usage.usage.total_tokens ?? null,
-    promptTokenDetails: usage.usage.input_token_details ?? null,
-    completionTokenDetails: usage.usage.output_token_details ?? null,
+    promptTokens: usage.input_tokens ?? null,
+    completionTokens: usage.output_tokens ?? null,
+    totalTokens: usage.total_tokens ?? null,
+    promptTokenDetails: usage.input_token_details ?? null,
+    completionTokenDetails: usage.output_token_details ?? null,
     promptCost: cost.promptCost,
     completionCost: cost.completionCost,
     totalCost: cost.totalCost,
@@ -58,30 +59,43 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
     completionCostDetails: emptyToNull(cost.completionCostDetails),
     costSource: cost.source,
     priceId: cost.priceId,
-    usageSource: usage.source,
-    tokensEstimated: usage.tokensEstimated,
+    usageSource: source,
+    tokensEstimated,
+    firstTokenTime,
+    hangarRunId: links.hangarRunId,
+    threadId: links.threadId,
+    assistantId: links.assistantId,
   };
 }
 
-const NOT_PRICED: Omit<TraceRunDerived, "warnings" | "firstTokenTime" | "hangarRunId" | "threadId" | "assistantId"> = {
-  rendered: null,
-  modelName: null,
-  provider: null,
-  promptTokens: null,
-  completionTokens: null,
-  totalTokens: null,
-  promptTokenDetails: null,
-  completionTokenDetails: null,
-  promptCost: null,
-  completionCost: null,
-  totalCost: null,
-  promptCostDetails: null,
-  completionCostDetails: null,
-  costSource: "none",
-  priceId: null,
-  usageSource: "none",
-  tokensEstimated: false,
-};
+type Links = Pick<TraceRunDerived, "hangarRunId" | "threadId" | "assistantId">;
+
+function notPriced(warnings: string[], firstTokenTime: CanonicalRunTime | null, links: Links): TraceRunDerived {
+  return {
+    rendered: null,
+    warnings,
+    modelName: null,
+    provider: null,
+    promptTokens: null,
+    completionTokens: null,
+    totalTokens: null,
+    promptTokenDetails: null,
+    completionTokenDetails: null,
+    promptCost: null,
+    completionCost: null,
+    totalCost: null,
+    promptCostDetails: null,
+    completionCostDetails: null,
+    costSource: "none",
+    priceId: null,
+    usageSource: "none",
+    tokensEstimated: false,
+    firstTokenTime,
+    hangarRunId: links.hangarRunId,
+    threadId: links.threadId,
+    assistantId: links.assistantId,
+  };
+}
 
 /** Problems with the run's own fields: stored anyway, reported with the run. */
 function recordWarnings(record: TraceRunRecord): string[] {

@@ -44,7 +44,7 @@ export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRun
       const writes = ids.map((id): TraceRunWrite => {
         let record = existingById.get(id) ?? null;
         for (const operation of byId.get(id)!) record = mergeRunOperation(record, operation, receivedTime);
-        return { ...record!, ...deriveTraceRun(record!, prices) };
+        return { record: record!, derived: deriveTraceRun(record!, prices) };
       });
       return upsertTraceRuns(manager, serializeStorable(writes), [...existingById.keys()], receivedAt);
     });
@@ -63,7 +63,8 @@ function serializeStorable(writes: TraceRunWrite[]): string {
   return serializeTraceRunWrites(
     writes.map((write) => {
       const { value, changed } = toStorableValue(write);
-      return changed ? { ...value, warnings: [...value.warnings, UNSTORABLE_TEXT_WARNING] } : write;
+      if (changed) value.derived.warnings.push(UNSTORABLE_TEXT_WARNING);
+      return value;
     }),
   );
 }

@@ -44,6 +44,10 @@ export function normalizeRunOperation(operation: TraceRunOperation, kind: Operat
     sessionId: optionalUuid(operation.sessionId, "session_id", where),
     referenceExampleId: optionalUuid(operation.referenceExampleId, "reference_example_id", where),
     attachments: operation.attachments ?? undefined,
+    // Declared up front so every operation has the same shape (set below when valid).
+    extra: undefined,
+    events: undefined,
+    tags: undefined,
   };
   if (operation.extra != null) {
     if (!isJsonObject(operation.extra)) throw new InvalidInputError(`${where}: extra must be an object`);
@@ -65,7 +69,8 @@ export function normalizeRunOperation(operation: TraceRunOperation, kind: Operat
 
 /** A post without trace id, parent or start time takes them from its dotted_order; a root gets one. */
 function fillFromDottedOrder(fields: RecordFields, id: string, kind: OperationKind): void {
-  const segments = fields.dottedOrder ? parseDottedOrder(fields.dottedOrder) : undefined;
+  const isComplete = fields.traceId !== undefined && fields.parentRunId !== undefined && fields.startTime !== undefined;
+  const segments = fields.dottedOrder && !isComplete ? parseDottedOrder(fields.dottedOrder) : undefined;
   if (segments && segments[segments.length - 1].runId === id) {
     fields.traceId ??= segments[0].runId;
     if (segments.length > 1) fields.parentRunId ??= segments[segments.length - 2].runId;

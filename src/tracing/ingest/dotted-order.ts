@@ -1,4 +1,4 @@
-import { parseRunTime, type CanonicalRunTime } from "./parse-run-time.js";
+import { daysInMonth, type CanonicalRunTime } from "./parse-run-time.js";
 
 /**
  * LangSmith's dotted_order: one segment per ancestor, root first, joined by dots. A segment is the
@@ -19,9 +19,11 @@ export function parseDottedOrder(dottedOrder: string): DottedOrderSegment[] | un
     const match = SEGMENT.exec(text);
     if (!match) return undefined;
     const [, year, month, day, hour, minute, second, micros, runId] = match;
-    const startTime = parseRunTime(`${year}-${month}-${day}T${hour}:${minute}:${second}.${micros}Z`);
-    if (!startTime) return undefined;
-    segments.push({ startTime, runId: runId.toLowerCase() });
+    const [y, mo, d] = [Number(year), Number(month), Number(day)];
+    const isValid = mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo) && Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59;
+    if (!isValid) return undefined;
+    // The digits are already UTC at microsecond precision: only punctuation is added.
+    segments.push({ startTime: `${year}-${month}-${day}T${hour}:${minute}:${second}.${micros}Z`, runId: runId.toLowerCase() });
   }
   return segments;
 }

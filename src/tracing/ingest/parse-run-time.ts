@@ -47,19 +47,20 @@ function fromEpochMilliseconds(ms: number): CanonicalRunTime | undefined {
 function fromIsoString(text: string): CanonicalRunTime | undefined {
   const match = ISO_TIME.exec(text);
   if (!match) return undefined;
-  const [, year, month, day, hour = "0", minute = "0", second = "0", fraction = "", offset] = match;
-  const parts = [year, month, day, hour, minute, second].map(Number);
-  const [y, mo, d, h, mi, s] = parts;
+  const [, year, month, day, hour = "00", minute = "00", second = "00", fraction = "", offset] = match;
+  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number);
   if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 59) return undefined;
   const offsetMinutes = parseOffsetMinutes(offset);
   if (offsetMinutes === undefined) return undefined;
   // Digits past microseconds are truncated: PostgreSQL stores microseconds.
-  const micros = Number(fraction.padEnd(6, "0").slice(0, 6));
+  const micros = fraction.padEnd(6, "0").slice(0, 6);
+  // UTC (what SDKs send) needs no date arithmetic: the parts are the canonical string.
+  if (offsetMinutes === 0) return `${year}-${month}-${day}T${hour}:${minute}:${second}.${micros}Z`;
   // setUTCFullYear, not Date.UTC: Date.UTC maps years 0-99 to 1900-1999.
   const local = new Date(0);
   local.setUTCFullYear(y, mo - 1, d);
-  local.setUTCHours(h, mi, s, Math.floor(micros / 1000));
-  return format(local.getTime() - offsetMinutes * 60_000, micros % 1000);
+  local.setUTCHours(h, mi, s, Math.floor(Number(micros) / 1000));
+  return format(local.getTime() - offsetMinutes * 60_000, Number(micros) % 1000);
 }
 
 function parseOffsetMinutes(offset: string | undefined): number | undefined {
@@ -72,8 +73,11 @@ function parseOffsetMinutes(offset: string | undefined): number | undefined {
   return sign * (hours * 60 + minutes);
 }
 
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+export function daysInMonth(year: number, month: number): number {
+  const isLeap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && isLeap ? 29 : DAYS_IN_MONTH[month - 1];
 }
 
 function format(epochMs: number, subMillisecondMicros: number): CanonicalRunTime | undefined {

@@ -19,6 +19,8 @@ import { resolveListPage } from "../../pagination.js";
 import { AssistantRef } from "../assistant.js";
 import { enumValuesOf } from "../enums.js";
 import { ThreadRef } from "../thread.js";
+import { TraceRunRef } from "../trace/trace-run.js";
+import { CostRef, costOfTotals, TokenUsageRef, usageOfTotals } from "../trace/usage.js";
 
 export const RunRef = builder.objectRef<Run>("Run");
 export const RunEventRef = builder.objectRef<RunStreamEvent>("RunEvent");
@@ -120,6 +122,22 @@ builder.node(RunRef, {
       },
       resolve: (run, args, ctx) =>
         runEventsService.list(ctx.services, run, { afterSeq: omitNull(args.afterSeq), limit: omitNull(args.first) }),
+    }),
+    trace: t.field({
+      type: TraceRunRef,
+      nullable: true,
+      description: "The root run of the run's trace (its id is the run's id; batched); null until recorded.",
+      resolve: (run, _args, ctx) => ctx.loaders.traceRun.load(run.runId),
+    }),
+    usage: t.field({
+      type: TokenUsageRef,
+      description: "Tokens summed over the run's traces (batched); zeros when nothing was recorded.",
+      resolve: async (run, _args, ctx) => usageOfTotals(await ctx.loaders.hangarRunTotals.load(run.runId)),
+    }),
+    cost: t.field({
+      type: CostRef,
+      description: "Cost summed over the run's traces (batched); \"0\" when nothing was priced.",
+      resolve: async (run, _args, ctx) => costOfTotals(await ctx.loaders.hangarRunTotals.load(run.runId)),
     }),
   }),
 });
