@@ -36,7 +36,7 @@ describe("embedded database", () => {
     const { hangar, client } = await start();
     expect(hangar.runtime.db.kind).toBe("embedded");
     const system = await client.assistants.search({ metadata: { created_by: "system" } });
-    expect(system.map((assistant) => assistant.graph_id).sort()).toEqual(["agent", "echo"]);
+    expect(system.map((assistant) => assistant.graph_id).sort()).toEqual(["agent", "echo", "failing", "interrupting", "slow"]);
 
     const created = await client.assistants.create({ graphId: "agent", context: { a: 1 }, metadata: { x: 1 } });
     const updated = await client.assistants.update(created.assistant_id, { context: { a: 2 } });
@@ -50,6 +50,34 @@ describe("embedded database", () => {
     const copy = await client.threads.copy(threadId);
     expect(await client.threads.count({ metadata: { assistant_id: assistantId } })).toBe(2);
     expect(copy.thread_id).not.toBe(threadId);
+  });
+
+  it("executes, streams and traces runs on the single embedded connection", async () => {
+    const hangar = running[0]!;
+    const client = new Client({ apiUrl: hangar.url, callerOptions: { maxRetries: 0 } });
+    const thread = await client.threads.create();
+    const parts = [];
+    for await (const part of client.runs.stream(thread.thread_id, "agent", {
+      input: { messages: [{ role: "user", content: "embedded" }] },
+      streamMode: ["updates", "messages-tuple"],
+    })) {
+      parts.push(part.event);
+    }
+    expect(parts[0]).toBe("metadata");
+    expect(parts).toContain("updates");
+    expect(parts).toContain("messages");
+    const first = await client.runs.create(thread.thread_id, "slow", { input: { messages: [] }, context: { step_ms: 50 } });
+    const second = await client.runs.create(thread.thread_id, "slow", {
+      input: { messages: [] },
+      context: { step_ms: 1 },
+      multitaskStrategy: "interrupt",
+    });
+    await client.runs.join(thread.thread_id, second.run_id);
+    expect((await client.runs.get(thread.thread_id, first.run_id)).status).toBe("interrupted");
+    const state = await client.threads.getState(thread.thread_id);
+    expect((state.values as { messages: unknown[] }).messages.length).toBeGreaterThan(2);
+    const traced = await fetch(`${hangar.url}/tracing/runs/${second.run_id}`);
+    expect(traced.status).toBe(200);
   });
 
   it("refuses a second process on the same data directory, naming the holder", async () => {
