@@ -84,3 +84,25 @@ export interface Run {
 
 /** How long a worker's claim on a run lasts without renewal (renewed at a third of this). */
 export const RUN_LEASE_MS = 30_000;
+
+/**
+ * kwargs under LangGraph Platform's names: what a run "was created with", shown the same way by
+ * REST (Run.kwargs) and GraphQL (Run.kwargs) so clients of both see one shape.
+ */
+export function describeRunKwargs(kwargs: RunKwargs): JsonObject {
+  return {
+    input: kwargs.input,
+    command: kwargs.command,
+    context: kwargs.context,
+    config: kwargs.config,
+    stream_mode: kwargs.streamModes,
+    subgraphs: kwargs.streamSubgraphs,
+    resumable: kwargs.streamResumable,
+    interrupt_before: kwargs.interruptBefore,
+    interrupt_after: kwargs.interruptAfter,
+    checkpoint_id: kwargs.checkpointId,
+    webhook: kwargs.webhook,
+    on_completion: kwargs.onCompletion,
+    durability: kwargs.durability,
+  };
+}

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../domain/json.js";
-import type { Run } from "../domain/run.js";
+import { describeRunKwargs, type Run } from "../domain/run.js";
 import type { CreateRunInput } from "../services/runs.service.js";
 import type { RunCreate } from "./schemas/runs.js";
 
@@ -17,7 +17,6 @@ export interface RunWire {
 }
 
 export function runToWire(run: Run): RunWire {
-  const { kwargs } = run;
   return {
     run_id: run.runId,
     thread_id: run.threadId,
@@ -27,21 +26,7 @@ export function runToWire(run: Run): RunWire {
     status: run.status,
     metadata: run.metadata,
     multitask_strategy: run.multitaskStrategy,
-    kwargs: {
-      input: kwargs.input,
-      command: kwargs.command,
-      context: kwargs.context,
-      config: kwargs.config,
-      stream_mode: kwargs.streamModes,
-      subgraphs: kwargs.streamSubgraphs,
-      resumable: kwargs.streamResumable,
-      interrupt_before: kwargs.interruptBefore,
-      interrupt_after: kwargs.interruptAfter,
-      checkpoint_id: kwargs.checkpointId,
-      webhook: kwargs.webhook,
-      on_completion: kwargs.onCompletion,
-      durability: kwargs.durability,
-    },
+    kwargs: describeRunKwargs(run.kwargs),
   };
 }
 

@@ -1,4 +1,3 @@
-import type { JsonObject } from "../../../domain/json.js";
 import type { RunStreamEvent } from "../../../domain/run-event.js";
 import {
   CANCEL_ACTIONS,
@@ -6,7 +5,7 @@ import {
   RUN_STATUSES,
   STREAM_MODES,
   type Run,
-  type RunKwargs,
+  describeRunKwargs,
   type StreamMode as StreamModeValue,
 } from "../../../domain/run.js";
 import { MAX_RUN_EVENTS_PER_READ, runEventsService } from "../../../services/run-events.service.js";
@@ -42,25 +41,6 @@ export const StreamMode = builder.enumType("StreamMode", {
   >,
 });
 
-/** kwargs as REST's Run has them (LangGraph Platform's names), so both transports show one shape. */
-function kwargsOf(kwargs: RunKwargs): JsonObject {
-  return {
-    input: kwargs.input,
-    command: kwargs.command,
-    context: kwargs.context,
-    config: kwargs.config,
-    stream_mode: kwargs.streamModes,
-    subgraphs: kwargs.streamSubgraphs,
-    resumable: kwargs.streamResumable,
-    interrupt_before: kwargs.interruptBefore,
-    interrupt_after: kwargs.interruptAfter,
-    checkpoint_id: kwargs.checkpointId,
-    webhook: kwargs.webhook,
-    on_completion: kwargs.onCompletion,
-    durability: kwargs.durability,
-  };
-}
-
 builder.objectType(RunEventRef, {
   description: "One event of a run's stream, as SSE sends it (`event:` name and `data:` payload).",
   fields: (t) => ({
@@ -94,7 +74,7 @@ builder.node(RunRef, {
     kwargs: t.field({
       type: "JSONObject",
       description: "What the run was created with (input, command, context, config, stream_mode, …), as REST's kwargs.",
-      resolve: (run) => kwargsOf(run.kwargs),
+      resolve: (run) => describeRunKwargs(run.kwargs),
     }),
     attempt: t.exposeInt("attempt", { description: "0 until a worker starts it; +1 each time a crashed worker's run is taken over." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
