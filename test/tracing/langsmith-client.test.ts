@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { Client } from "langsmith";
 import { RunTree } from "langsmith/run_trees";
 import { traceable } from "langsmith/traceable";
@@ -101,6 +102,42 @@ describe("langsmith SDK: ingestion into /tracing", () => {
         dotted_order: dottedOrder,
       });
     }
+  });
+
+  it("records multipart attachments by name, type and size", async () => {
+    const client = sdkClient();
+    const id = uuidv4();
+    await client.multipartIngestRuns({
+      runCreates: [
+        {
+          id,
+          trace_id: id,
+          dotted_order: `20250301T120000000001Z${id}`,
+          name: "with-file",
+          run_type: "llm",
+          start_time: "2025-03-01T12:00:00.000001Z",
+          inputs: { messages: [{ role: "user", content: "see image" }] },
+          attachments: { photo: ["image/png", new Uint8Array([137, 80, 78, 71])] },
+        },
+      ],
+    });
+    const run = await readRun(id);
+    expect(run.attachments).toEqual({ photo: { content_type: "image/png", size_bytes: 4 } });
+    expect(run.warnings.join(" ")).toContain("attachment contents are not stored");
+  });
+
+  it("accepts a gzip-compressed multipart body", async () => {
+    const id = uuidv4();
+    const boundary = "gz-boundary";
+    const run = JSON.stringify({ id, name: "gzipped", run_type: "chain", start_time: "2025-03-01T13:00:00Z" });
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="post.${id}"\r\nContent-Type: application/json\r\n\r\n${run}\r\n--${boundary}--\r\n`;
+    const response = await server.request("/tracing/runs/multipart", {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-encoding": "gzip" },
+      body: gzipSync(body),
+    });
+    expect(response.status).toBe(202);
+    expect(await readRun(id)).toMatchObject({ name: "gzipped" });
   });
 
   it("RunTree postRun/patchRun with children reads back as a tree", async () => {

@@ -13,7 +13,6 @@ export interface MultipartPart {
 
 export class MultipartSyntaxError extends Error {}
 
-const CRLF = Buffer.from("\r\n");
 const HEADER_END = Buffer.from("\r\n\r\n");
 
 /** The boundary parameter of a multipart Content-Type header, or undefined. */
@@ -34,7 +33,7 @@ export function splitMultipart(body: Buffer, boundary: string): MultipartPart[] 
     if (body[position] === 0x2d && body[position + 1] === 0x2d) return parts; // closing "--"
     // Transport padding (spaces, tabs) may follow a delimiter before its CRLF (RFC 2046).
     while (body[position] === 0x20 || body[position] === 0x09) position++;
-    if (!body.subarray(position, position + 2).equals(CRLF)) {
+    if (body[position] !== 0x0d || body[position + 1] !== 0x0a) {
       throw new MultipartSyntaxError(`expected a line break after boundary at byte ${position}`);
     }
     const headersStart = position + 2;
@@ -48,7 +47,26 @@ export function splitMultipart(body: Buffer, boundary: string): MultipartPart[] 
   }
 }
 
+// The SDK writes exactly these two headers; reading them without splitting and regexes is most
+// of the parsing time saved (a 500-run batch has ~2,500 parts). Anything else takes the general path.
+const SDK_DISPOSITION = 'Content-Disposition: form-data; name="';
+const SDK_CONTENT_TYPE = '"\r\nContent-Type: ';
+
 function readPart(headerText: string, data: Buffer, index: number): MultipartPart {
+  if (headerText.startsWith(SDK_DISPOSITION)) {
+    const nameEnd = headerText.indexOf(SDK_CONTENT_TYPE, SDK_DISPOSITION.length);
+    const name = nameEnd > 0 ? headerText.slice(SDK_DISPOSITION.length, nameEnd) : "";
+    const typeStart = nameEnd + SDK_CONTENT_TYPE.length;
+    if (nameEnd > 0 && !name.includes('"') && !name.includes("\\") && !headerText.includes("\r\n", typeStart)) {
+      const semicolon = headerText.indexOf(";", typeStart);
+      const contentType = headerText.slice(typeStart, semicolon < 0 ? undefined : semicolon).trim().toLowerCase();
+      return { name, contentType, data };
+    }
+  }
+  return readPartHeaders(headerText, data, index);
+}
+
+function readPartHeaders(headerText: string, data: Buffer, index: number): MultipartPart {
   let name: string | undefined;
   let contentType: string | null = null;
   for (const line of headerText.split("\r\n")) {

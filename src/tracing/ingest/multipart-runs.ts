@@ -26,9 +26,9 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
   };
 
   for (const part of parts) {
-    const [kind, id, field, ...rest] = part.name.split(".");
+    const { kind, id, field, hasMore } = splitPartName(part.name);
     if (kind === "feedback") continue; // feedback is not part of the trace store
-    if (!id || rest.length > 0 || (kind !== "post" && kind !== "patch" && kind !== "attachment")) {
+    if (!id || hasMore || (kind !== "post" && kind !== "patch" && kind !== "attachment")) {
       throw new MultipartRunsError(
         `part '${part.name}': expected post.<run_id>[.<field>], patch.<run_id>[.<field>] or attachment.<run_id>.<name>`,
       );
@@ -64,6 +64,21 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
     run.attachments = { ...(run.attachments as object | undefined), ...files };
   }
   return { post: [...runs.post.values()], patch: [...runs.patch.values()] };
+}
+
+/** `<kind>.<id>[.<field>]`, without split(): this runs for every part of every batch. */
+function splitPartName(name: string) {
+  const first = name.indexOf(".");
+  if (first < 0) return { kind: name, id: "", field: undefined, hasMore: false };
+  const second = name.indexOf(".", first + 1);
+  if (second < 0) return { kind: name.slice(0, first), id: name.slice(first + 1), field: undefined, hasMore: false };
+  const third = name.indexOf(".", second + 1);
+  return {
+    kind: name.slice(0, first),
+    id: name.slice(first + 1, second),
+    field: name.slice(second + 1, third < 0 ? undefined : third),
+    hasMore: third >= 0,
+  };
 }
 
 function parseJsonPart(part: MultipartPart): unknown {
