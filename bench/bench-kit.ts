@@ -4,7 +4,7 @@
  * percentiles, a compact table, JSON results, an optional CPU profile summary, and a PostgreSQL
  * wire-protocol proxy that counts the server's round trips and statements.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -32,6 +32,17 @@ export function wallMs(): number {
   return performance.timeOrigin + performance.now();
 }
 
+/** The code being measured: commit and how many files differ from it (the tree may be mid-edit). */
+export function repoState(): { commit: string | null; changed_files: number | null } {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const status = execFileSync("git", ["status", "--porcelain"], { cwd: REPO_ROOT, encoding: "utf8" });
+    return { commit, changed_files: status.split("\n").filter(Boolean).length };
+  } catch {
+    return { commit: null, changed_files: null };
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Database
 
@@ -53,10 +64,25 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** An empty database on DATABASE_URL's server; the server migrates it at start. */
+/**
+ * An empty database on DATABASE_URL's server; the server migrates it at start. BENCH_DB_SETTINGS
+ * ("synchronous_commit=off,jit=off") sets parameters on this database only, for what-if runs.
+ */
 export async function createBenchDatabase(suite: string): Promise<BenchDatabase> {
   const name = `hangar_bench_${suite}_${Date.now()}`;
-  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`));
+  const settings = (process.env.BENCH_DB_SETTINGS ?? "")
+    .split(",")
+    .map((setting) => setting.trim())
+    .filter(Boolean)
+    .map((setting) => {
+      const match = /^([a-z_.]+)\s*=\s*([\w.-]+)$/i.exec(setting);
+      if (!match) throw new Error(`BENCH_DB_SETTINGS: expected name=value, got '${setting}'`);
+      return `ALTER DATABASE ${name} SET ${match[1]} = '${match[2]}'`;
+    });
+  await withAdmin(async (admin) => {
+    await admin.query(`CREATE DATABASE ${name}`);
+    for (const statement of settings) await admin.query(statement);
+  });
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return {
@@ -216,10 +242,12 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   };
 }
 
-/** Samples the server's RSS every `intervalMs` while a phase runs. */
+/** Samples the server's RSS every `intervalMs` while a phase runs; keeps one sample a second. */
 export class RssSampler {
   private max = 0;
   private timer: NodeJS.Timeout | null = null;
+  private started = 0;
+  private readonly timeline: Array<[seconds: number, mb: number]> = [];
 
   constructor(
     private readonly server: ServerProcess,
@@ -227,17 +255,23 @@ export class RssSampler {
   ) {}
 
   start(): void {
+    this.started = performance.now();
     this.max = this.server.rssMb() ?? 0;
+    this.timeline.push([0, this.max]);
     this.timer = setInterval(() => {
-      this.max = Math.max(this.max, this.server.rssMb() ?? 0);
+      const mb = this.server.rssMb() ?? 0;
+      this.max = Math.max(this.max, mb);
+      const seconds = Math.floor((performance.now() - this.started) / 1000);
+      if (seconds > this.timeline.at(-1)![0]) this.timeline.push([seconds, mb]);
     }, this.intervalMs);
     this.timer.unref();
   }
 
-  stop(): { rss_max_mb: number; rss_end_mb: number } {
+  stop(): { rss_max_mb: number; rss_end_mb: number; rss_timeline: Array<[number, number]> } {
     if (this.timer) clearInterval(this.timer);
     const end = this.server.rssMb() ?? 0;
-    return { rss_max_mb: Math.max(this.max, end), rss_end_mb: end };
+    this.timeline.push([round((performance.now() - this.started) / 1000, 1), end]);
+    return { rss_max_mb: Math.max(this.max, end), rss_end_mb: end, rss_timeline: this.timeline };
   }
 }
 

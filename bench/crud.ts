@@ -13,6 +13,7 @@ import {
   envInt,
   percentiles,
   printTable,
+  repoState,
   round,
   runLoops,
   startServerProcess,
@@ -98,9 +99,11 @@ export async function crudSuite(stamp: string): Promise<void> {
     "pg_cpu_ms_op",
     "other_cores",
   ]);
+  const contended = rows.filter((row) => Number(row.other_cores) > 0.25).map((row) => row.scenario);
+  if (contended.length > 0) console.log(`! other processes competed for the CPU during: ${contended.join(", ")}; rerun on a quiet machine`);
   const file = writeResults("crud", stamp, {
     suite: "crud",
-    settings: { concurrency: CONCURRENCY, operations: OPERATIONS, config: "examples/langgraph.json", node: process.version },
+    settings: { concurrency: CONCURRENCY, operations: OPERATIONS, config: "examples/langgraph.json", node: process.version, repo: repoState() },
     scenarios: rows.map((row) => ({ ...row, per_s: round(Number(row.per_s), 0) })),
   });
   console.log(`\nCRUD results: ${file} (server log: ${logPath})`);

@@ -12,6 +12,7 @@
  *   server on the same database, so the proxy does not slow the timed phases);
  * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time.
  */
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Client } from "@langchain/langgraph-sdk";
@@ -26,6 +27,7 @@ import {
   envInt,
   percentiles,
   printTable,
+  repoState,
   round,
   runLoops,
   busiestCpuProfile,
@@ -243,20 +245,22 @@ function latencyRow(scenario: string, n: number, concurrency: number, perSecond:
   return { scenario, n, conc: concurrency, per_s: perSecond, p50_ms: p.p50_ms!, p95_ms: p.p95_ms!, p99_ms: p.p99_ms! };
 }
 
-function resourceRow(scenario: string, r: Record<string, number>, machine: { busy_pct: number }): ResultRow {
+type PhaseResources = ReturnType<RssSampler["stop"]> & Awaited<ReturnType<CpuMeter["stop"]>>;
+
+function resourceRow(scenario: string, r: PhaseResources, machine: { busy_pct: number }): ResultRow {
   return {
     scenario,
     busy_before_pct: machine.busy_pct,
-    rss_max_mb: r.rss_max_mb!,
-    rss_end_mb: r.rss_end_mb!,
-    "cpu_ms/op srv": r.server_cpu_ms_per_op!,
-    pg: r.postgres_cpu_ms_per_op!,
-    client: r.client_cpu_ms_per_op!,
-    "cores srv": r.server_cpu_cores!,
-    "pg ": r.postgres_cpu_cores!,
-    "client ": r.client_cpu_cores!,
-    other: r.other_cpu_cores!,
-    load_1m: r.load_avg_1m!,
+    rss_max_mb: r.rss_max_mb,
+    rss_end_mb: r.rss_end_mb,
+    "cpu_ms/op srv": r.server_cpu_ms_per_op,
+    pg: r.postgres_cpu_ms_per_op,
+    client: r.client_cpu_ms_per_op,
+    "cores srv": r.server_cpu_cores,
+    "pg ": r.postgres_cpu_cores,
+    "client ": r.client_cpu_cores,
+    other: r.other_cpu_cores,
+    load_1m: r.load_avg_1m,
   };
 }
 
@@ -278,7 +282,9 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       warmup_runs: WARMUP,
       HANGAR_WORKER_CONCURRENCY: process.env.HANGAR_WORKER_CONCURRENCY ?? "(default 16)",
       HANGAR_DB_POOL_SIZE: process.env.HANGAR_DB_POOL_SIZE ?? "(default 24)",
+      BENCH_DB_SETTINGS: process.env.BENCH_DB_SETTINGS ?? null,
       node: process.version,
+      repo: repoState(),
     },
   };
   try {
@@ -329,6 +335,14 @@ export async function runEngineSuite(stamp: string): Promise<void> {
         ],
         ["busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "load_1m"],
       );
+      for (const phase of [concurrent, sequential, streamSequential, streamConcurrent]) {
+        if (phase.resources.other_cpu_cores > 0.25) {
+          console.log(
+            `! ${"first_event" in phase ? "stream" : "background"} c=${phase.concurrency}: other processes used ` +
+              `${phase.resources.other_cpu_cores} cores meanwhile (of ${os.cpus().length}); its numbers are contended, rerun on a quiet machine`,
+          );
+        }
+      }
       const problems = [concurrent, sequential, streamSequential, streamConcurrent].filter(
         (phase) => phase.failed > 0 || ("not_success" in phase && Object.keys(phase.not_success).length > 0),
       );

@@ -3,9 +3,10 @@
  * (DATABASE_URL's server, a fresh database), sends BENCH_TRACE_RUNS LLM runs (OpenAI chat format
  * with usage, streamed-token events and LangChain metadata) through POST /tracing/runs/batch and
  * through POST /tracing/runs/multipart in batches of BENCH_TRACE_BATCH with BENCH_TRACE_CONCURRENCY
- * requests in flight, then inserts the very rows the server stored into the same (emptied) table
- * with plain multi-row INSERTs over pg, the floor no ingestion path can beat. Prints one JSON line
- * per scenario with runs/s and the ratio to that floor.
+ * requests in flight, then inserts the very rows the server stored (through /runs/batch) into the
+ * same table with plain multi-row INSERTs over pg: the floor no ingestion path can beat. Every
+ * scenario starts on an empty table. Prints one JSON line per scenario with runs/s and the ratio
+ * to that floor.
  *
  * Request bodies are built before the clock starts, so the numbers measure the server, not the
  * payload generator that shares its process.
@@ -107,10 +108,10 @@ function multipartBody(runs: WireRun[]) {
   return { body: chunks.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-function buildBodies(startMs: number, build: (runs: WireRun[]) => { body: string; contentType: string }) {
+function buildBodies(startMs: number, build: (runs: WireRun[]) => { body: string; contentType: string }, runs = RUNS) {
   const bodies = [];
-  for (let offset = 0; offset < RUNS; offset += BATCH) {
-    const count = Math.min(BATCH, RUNS - offset);
+  for (let offset = 0; offset < runs; offset += BATCH) {
+    const count = Math.min(BATCH, runs - offset);
     bodies.push(build(Array.from({ length: count }, (_, i) => llmRun(offset + i, startMs + (offset + i) * 10))));
   }
   return bodies;
@@ -137,20 +138,31 @@ async function sendAll(url: string, bodies: Array<{ body: string; contentType: s
   );
 }
 
-/** The floor: the rows the server stored, re-inserted with multi-row INSERT ... VALUES over pg. */
-async function plainInsert(databaseUrl: string): Promise<number> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY });
+/** The rows the server stored, as pg parameters (jsonb as JSON text), then the table emptied. */
+async function takeStoredRows(databaseUrl: string) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
   try {
-    const stored = await pool.query(
-      "SELECT * FROM trace_runs WHERE start_time >= $1 AND start_time < $2 ORDER BY start_time",
-      ["2025-01-01T00:00:00Z", "2025-02-01T00:00:00Z"],
-    );
+    const stored = await client.query("SELECT * FROM trace_runs ORDER BY start_time");
     const columns = stored.fields.map((field) => field.name);
     const isJsonb = stored.fields.map((field) => field.dataTypeID === JSONB_OID);
     const rows = stored.rows.map((row) =>
       columns.map((column, i) => (isJsonb[i] && row[column] !== null ? JSON.stringify(row[column]) : row[column])),
     );
-    await pool.query("TRUNCATE trace_runs");
+    // Every scenario starts from an empty table, so index sizes are alike.
+    await client.query("TRUNCATE trace_runs");
+    return { columns, rows };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The floor: the same rows inserted with multi-row INSERT ... VALUES over pg, same batches and concurrency. */
+async function plainInsert(databaseUrl: string, { columns, rows }: Awaited<ReturnType<typeof takeStoredRows>>) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: CONCURRENCY });
+  // The database is dropped WITH (FORCE) at the end; a connection still closing must not crash.
+  pool.on("error", () => undefined);
+  try {
     const statements = [];
     for (let offset = 0; offset < rows.length; offset += BATCH) {
       const chunk = rows.slice(offset, offset + BATCH);
@@ -183,14 +195,18 @@ async function main() {
           rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
         }),
       );
-    // Warm-up: JIT, connection pool and the price cache.
-    await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2024-01-01T00:00:00Z"), batchBody).slice(0, 4));
+    // Warm-up of both paths: JIT, connection pool and the price cache.
+    await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2024-01-01T00:00:00Z"), batchBody, 4 * BATCH));
+    await sendAll(`${hangar.url}/tracing/runs/multipart`, buildBodies(Date.parse("2024-02-01T00:00:00Z"), multipartBody, 4 * BATCH));
+    await takeStoredRows(url.toString());
     const batchRate = await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2025-01-01T00:00:00Z"), batchBody));
+    const storedRows = await takeStoredRows(url.toString());
     const multipartRate = await sendAll(
       `${hangar.url}/tracing/runs/multipart`,
       buildBodies(Date.parse("2025-02-01T00:00:00Z"), multipartBody),
     );
-    const floor = await plainInsert(url.toString());
+    await takeStoredRows(url.toString());
+    const floor = await plainInsert(url.toString(), storedRows);
     report("POST /tracing/runs/batch", batchRate, floor);
     report("POST /tracing/runs/multipart", multipartRate, floor);
     report("plain multi-row INSERT (pg, same rows)", floor);

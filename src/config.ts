@@ -15,6 +15,7 @@ const EnvSchema = z.object({
   HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   REDIS_URL: z.string().min(1).optional(),
   HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  HANGAR_TRACE_GRAPH_RUNS: z.enum(["true", "false", "1", "0"]).default("true"),
   HANGAR_RUN_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(24),
   HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
@@ -35,6 +36,8 @@ export interface HangarConfig {
   redisUrl: string | null;
   /** Runs one process executes at the same time. */
   workerConcurrency: number;
+  /** Record Hangar's own graph runs (nodes, model calls) in the trace store. */
+  traceGraphRuns: boolean;
   /** A worker's claim on a run lasts this long unless renewed (renewed every third of it). */
   runLeaseMs: number;
   /** PostgreSQL connections per process (API + worker share them). */
@@ -78,6 +81,7 @@ export function loadConfig(
     workerConcurrency: values.HANGAR_WORKER_CONCURRENCY,
     dbPoolSize: values.HANGAR_DB_POOL_SIZE,
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,
+    traceGraphRuns: values.HANGAR_TRACE_GRAPH_RUNS === "true" || values.HANGAR_TRACE_GRAPH_RUNS === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
     roles: Object.freeze(overrides.roles ?? { api: true, worker: true }),
     logLevel: values.LOG_LEVEL,

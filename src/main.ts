@@ -56,7 +56,9 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {
         concurrency: config.workerConcurrency,
         leaseMs: config.runLeaseMs,
-        tracing: new TraceRecorder(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "tracing" }))),
+        tracing: config.traceGraphRuns
+          ? new TraceRecorder(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "tracing" })))
+          : undefined,
       });
       running.start();
       worker = running;
