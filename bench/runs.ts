@@ -282,6 +282,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       warmup_runs: WARMUP,
       HANGAR_WORKER_CONCURRENCY: process.env.HANGAR_WORKER_CONCURRENCY ?? "(default 16)",
       HANGAR_DB_POOL_SIZE: process.env.HANGAR_DB_POOL_SIZE ?? "(default 24)",
+      HANGAR_TRACE_GRAPH_RUNS: process.env.HANGAR_TRACE_GRAPH_RUNS ?? "(default true)",
       BENCH_DB_SETTINGS: process.env.BENCH_DB_SETTINGS ?? null,
       node: process.version,
       repo: repoState(),
