@@ -4,6 +4,7 @@ import { listTraceRunChildren } from "../db/sql/list-trace-run-children.js";
 import { listTraceRunsOfTrace } from "../db/sql/list-trace-runs-of-trace.js";
 import { queryTraceRuns, type TraceRunFilter } from "../db/sql/query-trace-runs.js";
 import { sumTraceUsage } from "../db/sql/sum-trace-usage.js";
+import { countTraceRuns } from "../db/sql/count-trace-runs.js";
 import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
@@ -45,7 +46,8 @@ export interface TraceRunPage {
 export interface SummarizeUsageInput {
   from: RunTimeInput;
   to: RunTimeInput;
-  groupBy: UsageGrouping;
+  /** Zero or more keys; none gives one row of totals over the range. */
+  groupBy: readonly UsageGrouping[];
   runTypes?: string[];
 }
 
@@ -84,13 +86,7 @@ export const tracesService = {
   async query(ctx: ServiceContext, input: QueryTraceRunsInput): Promise<TraceRunPage> {
     const { limit, cursor, offset, order = "desc", startTimeFrom, startTimeTo, ...filter } = input;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidInputError("limit must be 1..1000");
-    requireUuids(filter.ids ?? [], "id");
-    requireUuids([filter.traceId], "trace_id");
-    requireUuids([filter.parentRunId], "parent_run_id");
-    requireUuids([filter.hangarRunId], "hangar_run_id");
-    requireUuids([filter.threadId], "thread_id");
-    requireUuids([filter.assistantId], "assistant_id");
-    requireUuids(filter.sessionIds ?? [], "session");
+    requireFilterIds(filter);
     const runs = await queryTraceRuns(
       ctx.db.dataSource.manager,
       {
@@ -103,6 +99,17 @@ export const tracesService = {
     const page = runs.slice(0, limit);
     const last = page[page.length - 1];
     return { runs: page, nextCursor: runs.length > limit ? encodeTraceCursor(last) : null };
+  },
+
+  /** How many runs match the filter `query` pages through (connections' totalCount). */
+  async count(ctx: ServiceContext, input: Omit<QueryTraceRunsInput, "limit" | "cursor" | "offset" | "order">): Promise<number> {
+    const { startTimeFrom, startTimeTo, ...filter } = input;
+    requireFilterIds(filter);
+    return countTraceRuns(ctx.db.dataSource.manager, {
+      ...filter,
+      startTimeFrom: optionalTime(startTimeFrom, "start_time"),
+      startTimeTo: optionalTime(startTimeTo, "end_time"),
+    });
   },
 
   /** The direct children of a run, in execution order. */
@@ -157,6 +164,16 @@ export const tracesService = {
     return summarizeTraceUsage(ctx.db.dataSource.manager, input.groupBy, { from, to, runTypes: input.runTypes });
   },
 };
+
+function requireFilterIds(filter: TraceRunFilter): void {
+  requireUuids(filter.ids ?? [], "id");
+  requireUuids([filter.traceId], "trace_id");
+  requireUuids([filter.parentRunId], "parent_run_id");
+  requireUuids([filter.hangarRunId], "hangar_run_id");
+  requireUuids([filter.threadId], "thread_id");
+  requireUuids([filter.assistantId], "assistant_id");
+  requireUuids(filter.sessionIds ?? [], "session");
+}
 
 async function totalsByKey(ctx: ServiceContext, by: "trace" | "hangarRun", keys: readonly string[]) {
   const valid = keys.filter((key) => UUID.test(key)).map((key) => key.toLowerCase());

@@ -70,18 +70,18 @@ describe("trace roll-ups", () => {
       patches: [],
     });
     const range = { from: "2025-08-10T00:00:00Z", to: "2025-08-12T00:00:00Z" };
-    const byModel = await tracesService.summarizeUsage(ctx, { ...range, groupBy: "model" });
+    const byModel = await tracesService.summarizeUsage(ctx, { ...range, groupBy: ["model"] });
     expect(byModel).toEqual([
-      expect.objectContaining({ key: "gpt-4.1", runCount: 1, totalCost: "0.006" }),
-      expect.objectContaining({ key: "gpt-4o-mini", runCount: 2, totalTokens: 3000, totalCost: "0.0009" }),
+      expect.objectContaining({ model: "gpt-4.1", runCount: 1, totalCost: "0.006" }),
+      expect.objectContaining({ model: "gpt-4o-mini", runCount: 2, totalTokens: 3000, totalCost: "0.0009" }),
     ]);
-    const byAssistant = await tracesService.summarizeUsage(ctx, { ...range, groupBy: "assistant" });
+    const byAssistant = await tracesService.summarizeUsage(ctx, { ...range, groupBy: ["assistant"] });
     expect(byAssistant).toEqual([
-      expect.objectContaining({ key: assistantId, runCount: 2 }),
-      expect.objectContaining({ key: null, runCount: 1 }),
+      expect.objectContaining({ assistantId, runCount: 2 }),
+      expect.objectContaining({ assistantId: null, runCount: 1 }),
     ]);
-    const byDay = await tracesService.summarizeUsage(ctx, { ...range, groupBy: "day" });
-    expect(byDay.map((row) => [row.key, row.runCount])).toEqual([
+    const byDay = await tracesService.summarizeUsage(ctx, { ...range, groupBy: ["day"] });
+    expect(byDay.map((row) => [row.day, row.runCount])).toEqual([
       ["2025-08-10", 1],
       ["2025-08-11", 2],
     ]);

@@ -65,7 +65,7 @@ export async function queryTraceRuns(
 }
 
 /** SQL conditions for a filter; values are appended to params and referenced as $n. */
-function traceRunConditions(filter: TraceRunFilter, params: unknown[]): string[] {
+export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): string[] {
   const conditions: string[] = [];
   const add = (sql: (ref: string) => string, value: unknown) => {
     params.push(value);

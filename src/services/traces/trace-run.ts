@@ -138,6 +138,10 @@ export interface UsageTotals {
 export type UsageGrouping = "model" | "provider" | "assistant" | "day";
 
 export interface UsageSummaryRow extends UsageTotals {
-  /** The model name, provider, assistant id or UTC day (YYYY-MM-DD); null groups runs without one. */
-  key: string | null;
+  /** The group's keys; keys not grouped by are null, as are keys the group's runs lack. */
+  model: string | null;
+  provider: string | null;
+  assistantId: string | null;
+  /** UTC day, YYYY-MM-DD. */
+  day: string | null;
 }

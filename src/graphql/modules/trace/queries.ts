@@ -1,7 +1,6 @@
 import { resolveCursorConnection, type DefaultConnectionArguments } from "@pothos/plugin-relay";
 import { InvalidInputError } from "../../../domain/errors.js";
-import { traceQueriesService, type TraceRunCountFilter } from "../../../services/trace-queries.service.js";
-import { tracesService } from "../../../services/traces.service.js";
+import { tracesService, type QueryTraceRunsInput } from "../../../services/traces.service.js";
 import { encodeTraceCursor } from "../../../services/traces/trace-cursor.js";
 import type { TraceRun, TraceTree } from "../../../services/traces/trace-run.js";
 import { builder } from "../../builder.js";
@@ -10,13 +9,16 @@ import { omitNull } from "../../input-values.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../pagination.js";
 import { TraceRef, TraceRunRef } from "./trace-run.js";
 
+/** The `traces` filter arguments, as the service takes them. */
+type TraceRunFilterArgs = Omit<QueryTraceRunsInput, "limit" | "cursor" | "offset" | "order">;
+
 /**
  * A connection page of runs, newest first, over the service's keyset cursors: (start time, id)
  * positions rather than offsets, so pages stay put while new runs arrive. Paging backwards
  * (`last`/`before`) reads the other way and reverses. `after` and `before` together are not
  * supported (a keyset page has one bound).
  */
-async function resolveTraceRunPage(ctx: GraphqlContext, args: DefaultConnectionArguments, filter: TraceRunCountFilter) {
+async function resolveTraceRunPage(ctx: GraphqlContext, args: DefaultConnectionArguments, filter: TraceRunFilterArgs) {
   if (args.after != null && args.before != null) throw new InvalidInputError("traces: give after or before, not both");
   const { startTimeFrom, startTimeTo, ...rest } = filter;
   const connection = await resolveCursorConnection<Promise<TraceRun[]>>(
@@ -34,7 +36,7 @@ async function resolveTraceRunPage(ctx: GraphqlContext, args: DefaultConnectionA
     },
   );
   let total: Promise<number> | undefined;
-  return { ...connection, totalCount: () => (total ??= traceQueriesService.count(ctx.services, filter)) };
+  return { ...connection, totalCount: () => (total ??= tracesService.count(ctx.services, filter)) };
 }
 
 /** The tree's runs and child lists go into the request's loaders: walking the tree costs no query. */

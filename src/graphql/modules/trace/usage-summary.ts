@@ -1,4 +1,5 @@
-import { traceQueriesService, type UsageBreakdownRow } from "../../../services/trace-queries.service.js";
+import { tracesService } from "../../../services/traces.service.js";
+import type { UsageSummaryRow } from "../../../services/traces/trace-run.js";
 import type { UsageGrouping } from "../../../services/traces/trace-run.js";
 import { builder } from "../../builder.js";
 
@@ -11,7 +12,7 @@ const UsageGroupBy = builder.enumType("UsageGroupBy", {
   },
 });
 
-const UsageSummaryRowRef = builder.objectRef<UsageBreakdownRow>("UsageSummaryRow").implement({
+const UsageSummaryRowRef = builder.objectRef<UsageSummaryRow>("UsageSummaryRow").implement({
   description:
     "Sums over the runs of one group. Keys not grouped by are null, as are keys the group's runs lack " +
     "(e.g. model on chain runs). Token sums are Float: whole numbers that may pass Int's 32-bit range.",
@@ -43,7 +44,7 @@ builder.queryFields((t) => ({
       runTypes: t.arg.stringList({ description: 'Only these run types (default every one; ["llm"]: model calls only).' }),
     },
     resolve: (_root, args, ctx) =>
-      traceQueriesService.summarizeUsage(ctx.services, {
+      tracesService.summarizeUsage(ctx.services, {
         from: args.from,
         to: args.to,
         groupBy: args.groupBy,
