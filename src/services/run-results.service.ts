@@ -23,21 +23,27 @@ export const runResultsService = {
   async waitForEnd(ctx: ServiceContext, runId: string, signal?: AbortSignal): Promise<Run | null> {
     const id = requireRunId(runId);
     let wake: () => void = () => undefined;
-    const stop = ctx.streaming.signals.onDone(id, () => wake());
+    const onWake = () => wake();
+    const stop = ctx.streaming.signals.onDone(id, onWake);
+    signal?.addEventListener("abort", onWake, { once: true });
     try {
       for (;;) {
+        let timer: NodeJS.Timeout | undefined;
         const woken = new Promise<void>((resolve) => {
           wake = resolve;
-          signal?.addEventListener("abort", () => resolve(), { once: true });
-          setTimeout(resolve, SAFETY_RECHECK_MS).unref();
+          timer = setTimeout(resolve, SAFETY_RECHECK_MS);
         });
         const run = await readRun(ctx, id);
-        if (!run || isRunFinished(run.status)) return run;
-        if (signal?.aborted) return run;
+        if (!run || isRunFinished(run.status) || signal?.aborted) {
+          clearTimeout(timer);
+          return run;
+        }
         await woken;
+        clearTimeout(timer);
       }
     } finally {
       stop();
+      signal?.removeEventListener("abort", onWake);
     }
   },
 

@@ -16,6 +16,7 @@ import type { JsonObject } from "../domain/json.js";
 import { isRunFinished, type CancelAction, type Run, type RunKwargs, type RunStatus } from "../domain/run.js";
 import { assistantsService } from "./assistants.service.js";
 import { inKeyOrder } from "./key-order.js";
+import { threadStateService } from "./thread-state.service.js";
 import type { ServiceContext } from "./service-context.js";
 
 /** A run request in domain terms; the transports map their payloads to this. */
@@ -157,6 +158,7 @@ export const runsService = {
       return cancelLocked(manager, runs, input.action, ctx.now());
     });
     announceCancellations(ctx, effects);
+    await refreshThreadsLeftIdle(ctx, effects.endedPending.map((run) => run.threadId));
     return runsService.getMany(ctx, runIds).then((runs) => runs.filter((run): run is Run => run !== null));
   },
 
@@ -176,6 +178,7 @@ export const runsService = {
     await deleteRuns(ctx.db.dataSource.manager, [run.runId]);
     ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
     ctx.streaming.signals.runDone(run.runId);
+    if (run.status === "pending") await refreshThreadsLeftIdle(ctx, [run.threadId]);
   },
 };
 
@@ -199,6 +202,18 @@ async function cancelLocked(
   if (action === "rollback" && endedPending.length > 0) await deleteRuns(manager, endedPending.map((run) => run.runId));
   const signalledRunning = changed.filter((change) => change.status === "running").map((change) => change.runId);
   return { endedPending, signalledRunning };
+}
+
+/**
+ * A run that ends without ever starting (cancelled or deleted while pending) has no worker to
+ * settle it, so its thread would stay `busy`: its status is recomputed from its state here,
+ * unless other runs are still queued on it.
+ */
+async function refreshThreadsLeftIdle(ctx: ServiceContext, threadIds: string[]): Promise<void> {
+  for (const threadId of new Set(threadIds)) {
+    const stillActive = await selectActiveRunIds(ctx.db.dataSource.manager, { statuses: ["pending", "running"], threadId });
+    if (stillActive.length === 0) await threadStateService.syncThread(ctx, threadId);
+  }
 }
 
 /** After commit: wake the workers holding cancelled runs, and end the streams of pending ones. */

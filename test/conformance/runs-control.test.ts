@@ -115,6 +115,8 @@ describe("run control through the SDK", () => {
     });
     expect(response.status).toBe(204);
     expect((await server.client.runs.get(thread.thread_id, delayed.run_id)).status).toBe("interrupted");
+    // Nothing is queued on the thread any more: it is not left busy.
+    expect((await server.client.threads.get(thread.thread_id)).status).toBe("idle");
   });
 
   it("rejects bad run requests with 422 and creates nothing", async () => {
@@ -192,5 +194,23 @@ describe("webhooks", () => {
     } finally {
       receiver.close();
     }
+  });
+});
+
+describe("stateless batch with a bad item", () => {
+  it("queues nothing when one assistant does not exist", async () => {
+    const before = await server.request("/threads/count", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.json());
+    const response = await server.request("/runs/batch", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([
+        { assistant_id: "echo", input: human("fine"), on_completion: "keep" },
+        { assistant_id: "no-such-graph", input: human("bad") },
+      ]),
+    });
+    expect(response.status).toBe(404);
+    expect((await response.json()).detail).toMatch(/no-such-graph/);
+    const after = await server.request("/threads/count", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.json());
+    expect(after).toBe(before);
   });
 });

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
+import { assistantsService } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
@@ -29,6 +30,8 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.post("/batch", async (c) => {
     const requests = await body(c, RunBatchCreate);
     const inputs = requests.map((request) => createRunFromWire(request, null));
+    // Every assistant must exist before the first run is queued: a refused batch queues nothing.
+    for (const input of inputs) await assistantsService.get(ctx(c), input.assistantId);
     const runs = [];
     for (const input of inputs) runs.push(await runsService.create(ctx(c), input));
     return c.json(runs.map(runToWire));
