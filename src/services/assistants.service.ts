@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import { AssistantEntity } from "../db/entities/assistant.entity.js";
 import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
+import { selectAssistant } from "../db/sql/select-assistant.js";
 import { withTransaction } from "../db/tx.js";
 import {
   SYSTEM_CREATOR,
@@ -115,7 +116,10 @@ export const assistantsService = {
   },
 
   async get(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
-    return loadAssistant(ctx.db.dataSource.manager, resolveAssistantId(ctx, assistantIdOrGraph));
+    const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
+    if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+    return assistant;
   },
 
   /** For DataLoaders: results in key order, null where an assistant does not exist. */

@@ -1,10 +1,12 @@
+import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
+import { NotFoundError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished, type Run } from "../domain/run.js";
 import { readRunStream, type RunStreamRequest } from "../streaming/read-run-stream.js";
-import { requireRunId, runsService } from "./runs.service.js";
-import type { ServiceContext } from "./service-context.js";
+import { requireRunId } from "./runs.service.js";
 import { threadsService } from "./threads.service.js";
+import type { ServiceContext } from "./service-context.js";
 
 // Waits are woken by `done` signals (in-process, or relayed NOTIFY); this re-check only covers a
 // signal lost with a dropped listener connection, so it is deliberately slow.
@@ -18,42 +20,67 @@ async function readRun(ctx: ServiceContext, runId: string): Promise<Run | null> 
   return run ?? null;
 }
 
+/**
+ * Reads `read()` until `isOver` holds for what it returns (or it returns null: the run is gone),
+ * re-reading each time the run's `done` signal fires.
+ */
+async function readWhenRunEnds<T>(
+  ctx: ServiceContext,
+  runId: string,
+  read: () => Promise<T | null>,
+  isOver: (value: T) => boolean,
+  signal?: AbortSignal,
+): Promise<T | null> {
+  let wake: () => void = () => undefined;
+  const onWake = () => wake();
+  const stop = ctx.streaming.signals.onDone(runId, onWake);
+  signal?.addEventListener("abort", onWake, { once: true });
+  try {
+    for (;;) {
+      let timer: NodeJS.Timeout | undefined;
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, SAFETY_RECHECK_MS);
+      });
+      const value = await read();
+      if (value === null || isOver(value) || signal?.aborted) {
+        clearTimeout(timer);
+        return value;
+      }
+      await woken;
+      clearTimeout(timer);
+    }
+  } finally {
+    stop();
+    signal?.removeEventListener("abort", onWake);
+  }
+}
+
 export const runResultsService = {
   /** Resolves when the run has finished (the run) or was deleted (null). */
   async waitForEnd(ctx: ServiceContext, runId: string, signal?: AbortSignal): Promise<Run | null> {
     const id = requireRunId(runId);
-    let wake: () => void = () => undefined;
-    const onWake = () => wake();
-    const stop = ctx.streaming.signals.onDone(id, onWake);
-    signal?.addEventListener("abort", onWake, { once: true });
-    try {
-      for (;;) {
-        let timer: NodeJS.Timeout | undefined;
-        const woken = new Promise<void>((resolve) => {
-          wake = resolve;
-          timer = setTimeout(resolve, SAFETY_RECHECK_MS);
-        });
-        const run = await readRun(ctx, id);
-        if (!run || isRunFinished(run.status) || signal?.aborted) {
-          clearTimeout(timer);
-          return run;
-        }
-        await woken;
-        clearTimeout(timer);
-      }
-    } finally {
-      stop();
-      signal?.removeEventListener("abort", onWake);
-    }
+    return readWhenRunEnds(ctx, id, () => readRun(ctx, id), (run) => isRunFinished(run.status), signal);
   },
 
-  /** GET .../join: waits for the run, then answers with the thread's values (or the error). */
+  /**
+   * GET .../join: waits for the run, then answers with the thread's values (or the error). Each
+   * look is one read of the run with its thread's values (two reads for a run joined while live).
+   */
   async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
-    const run = await runsService.get(ctx, threadId, runId);
-    const finished = await runResultsService.waitForEnd(ctx, run.runId, signal);
-    if (finished?.status === "error" && finished.error) return { __error__: finished.error };
-    const thread = await threadsService.get(ctx, run.threadId);
-    return thread.values ?? {};
+    const id = requireRunId(runId);
+    const read = () => selectRunOutcome(ctx.db.dataSource.manager, id);
+    const first = await read();
+    if (!first || first.threadId !== threadId.toLowerCase()) {
+      throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
+    }
+    const outcome = isRunFinished(first.status)
+      ? first
+      : await readWhenRunEnds(ctx, id, read, (run) => isRunFinished(run.status), signal);
+    // Deleted meanwhile (rollback): what its thread holds now.
+    if (outcome === null) return (await threadsService.get(ctx, first.threadId)).values ?? {};
+    if (outcome.status === "error" && outcome.error) return { __error__: outcome.error };
+    return outcome.threadValues ?? {};
   },
 
   /** A run's stream events (replay, then live) until it ends. */

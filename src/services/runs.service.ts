@@ -1,6 +1,6 @@
 import { deleteRuns } from "../db/sql/delete-runs.js";
 import { insertRun } from "../db/sql/insert-run.js";
-import { insertThread } from "../db/sql/insert-thread.js";
+import { enqueueRun } from "../db/sql/enqueue-run.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { lockActiveRuns } from "../db/sql/lock-active-runs.js";
 import { lockThread } from "../db/sql/lock-thread.js";
@@ -99,26 +99,17 @@ export const runsService = {
       error: null,
     };
 
-    const effects = await withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
-      let thread = await lockThread(manager, threadId);
-      if (!thread) {
-        if (input.threadId !== null && input.ifNotExists !== "create") throw new NotFoundError(`Thread '${threadId}' not found`);
-        await insertThread(manager, { threadId, metadata: threadMetadata, now });
-        thread = await lockThread(manager, threadId);
-      }
-      const active = await lockActiveRuns(manager, threadId);
-      let effects: CancelEffects = { endedPending: [], signalledRunning: [] };
-      if (active.length > 0) {
-        if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);
-        if (input.multitaskStrategy === "interrupt" || input.multitaskStrategy === "rollback") {
-          effects = await cancelLocked(manager, active, input.multitaskStrategy, now);
-        }
-      }
-      await insertRun(manager, run);
-      await markThreadRunning(manager, { threadId, metadata: threadMetadata, now });
-      return effects;
+    // The common case (no run active on the thread, or enqueue) is one round trip; a multitask
+    // decision that cancels runs takes the transaction below.
+    const queued = await enqueueRun(ctx.db.dataSource.manager, run, {
+      metadata: threadMetadata,
+      createIfMissing: input.threadId === null || input.ifNotExists === "create",
     });
-    announceCancellations(ctx, effects);
+    if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
+    if (queued.outcome === "busy") {
+      if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);
+      announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
+    }
     ctx.streaming.signals.runPending(run.runAfter);
     return run;
   },
@@ -188,6 +179,31 @@ function requireThreadIdForRun(threadId: string): string {
 }
 
 /** Inside the caller's transaction: stops the given runs the way `action` asks. */
+/**
+ * interrupt / rollback on a busy thread: under the thread's lock, cancels its active runs and
+ * queues the new one. Re-reads everything, since the active runs may have ended meanwhile.
+ */
+async function createCancellingActiveRuns(
+  ctx: ServiceContext,
+  run: Run,
+  input: CreateRunInput,
+  threadMetadata: JsonObject,
+): Promise<CancelEffects> {
+  const strategy = input.multitaskStrategy;
+  return withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
+    const thread = await lockThread(manager, run.threadId);
+    if (!thread) throw new NotFoundError(`Thread '${run.threadId}' not found`);
+    const active = await lockActiveRuns(manager, run.threadId);
+    const effects =
+      active.length > 0 && (strategy === "interrupt" || strategy === "rollback")
+        ? await cancelLocked(manager, active, strategy, run.createdAt)
+        : { endedPending: [], signalledRunning: [] };
+    await insertRun(manager, run);
+    await markThreadRunning(manager, { threadId: run.threadId, metadata: threadMetadata, now: run.createdAt });
+    return effects;
+  });
+}
+
 async function cancelLocked(
   manager: Parameters<typeof requestRunCancel>[0],
   runs: Run[],

@@ -3,7 +3,8 @@ import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
 import { isJsonObject, type JsonObject } from "../domain/json.js";
-import type { Thread } from "../domain/thread.js";
+import type { Run } from "../domain/run.js";
+import type { Thread, ThreadStatus } from "../domain/thread.js";
 import {
   emptyThreadState,
   interruptsByTask,
@@ -238,20 +239,46 @@ async function getStateAt(
  * and error. Called after state edits and by the run engine after each run, only when no run is
  * active on the thread: it always writes a settled status, never `busy`.
  */
-async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}): Promise<Thread> {
-  const thread = await findThread(ctx, threadId);
-  const state = await readState(ctx, thread, {}, {});
-  const now = ctx.now();
-  const changes = {
+/** What a thread stores of its latest state: values, open interrupts, settled status, error. */
+export interface SettledThread {
+  values: JsonObject | null;
+  interrupts: JsonObject;
+  status: ThreadStatus;
+  error: string | JsonObject | null;
+}
+
+function describeSettledThread(state: ThreadState, outcome: RunOutcome): SettledThread {
+  return {
     values: state.checkpoint === null ? null : (state.values as JsonObject),
     interrupts: interruptsByTask(state),
     status: settledThreadStatus(state, outcome),
     error: outcome.failed ? (threadErrorOf(outcome.error) ?? "Run failed") : null,
-    updatedAt: now,
-    stateUpdatedAt: now,
   };
+}
+
+async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}): Promise<Thread> {
+  const thread = await findThread(ctx, threadId);
+  const settled = describeSettledThread(await readState(ctx, thread, {}, {}), outcome);
+  const now = ctx.now();
+  const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
   await ctx.db.dataSource.manager.update(ThreadEntity, { threadId: thread.threadId }, changes);
   return { ...thread, ...changes };
+}
+
+/**
+ * The thread as a run left it, read with the run's own graph (no thread row read): the worker
+ * records it together with the run's outcome (settle-run.ts).
+ */
+async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunOutcome): Promise<SettledThread> {
+  const { graphId, config } = run.kwargs;
+  const configurable = { ...(config.configurable as JsonObject | undefined), thread_id: run.threadId, graph_id: graphId };
+  const graph: StatefulGraph = await ctx.graphs.resolve(graphId, {
+    config: { ...config, configurable },
+    checkpointer: ctx.db.checkpointer,
+    store: ctx.db.store,
+  });
+  const state = toThreadState(await callGraph(() => graph.getState(stateConfig(run.threadId), { subgraphs: false })));
+  return describeSettledThread(state, outcome);
 }
 
 async function updateState(
@@ -348,6 +375,7 @@ async function applySupersteps(ctx: ServiceContext, threadId: string, supersteps
 
 /** Thread state: reading checkpoints, editing them, and keeping the thread row in step. */
 export const threadStateService = {
+  readThreadAfterRun,
   getState,
   getStateAt,
   updateState,

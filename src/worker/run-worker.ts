@@ -41,6 +41,12 @@ export class RunWorker {
   private readonly leaseMs: number;
   private claiming = false;
   private claimAgain = false;
+  /**
+   * The last claim filled every free slot (or found none free), so runs may be waiting: a slot
+   * that frees up then claims again. Otherwise a finished run wakes nobody, except when its thread
+   * has queued runs: every other new run announces itself.
+   */
+  private queueMayHaveMore = true;
   private wakeScheduled = false;
   private stopping = false;
   private timers: NodeJS.Timeout[] = [];
@@ -146,11 +152,13 @@ export class RunWorker {
     try {
       do {
         this.claimAgain = false;
+        if (this.active.size >= this.options.concurrency) this.queueMayHaveMore = true;
         while (!this.stopping && this.active.size < this.options.concurrency) {
           const limit = this.options.concurrency - this.active.size;
           const claimed = await this.claim(limit);
           for (const run of claimed) this.launch(run);
           // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
+          this.queueMayHaveMore = claimed.length === limit;
           if (claimed.length < limit) break;
         }
       } while (this.claimAgain && !this.stopping);
@@ -175,17 +183,18 @@ export class RunWorker {
   private launch(run: Run): void {
     const controller = new AbortController();
     const stopWatching = this.ctx.streaming.signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
-    const done = this.execute(run, controller).finally(() => {
+    const done = this.execute(run, controller).then((threadHasActiveRuns) => {
       stopWatching();
       this.active.delete(run.runId);
-      this.wake();
+      if (threadHasActiveRuns || this.queueMayHaveMore) this.wake();
     });
     this.active.set(run.runId, { run, controller, done });
     // A cancel asked for while the run was still pending but already being claimed.
     if (run.cancelAction) this.abort(run.runId, run.cancelAction);
   }
 
-  private async execute(run: Run, controller: AbortController): Promise<void> {
+  /** Never throws; answers whether the run's thread has more runs queued (or may have). */
+  private async execute(run: Run, controller: AbortController): Promise<boolean> {
     const log = this.ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
     try {
       const firstSeq = run.attempt > 1 ? await this.nextSeqAfterEarlierAttempts(run) : 1;
@@ -196,10 +205,11 @@ export class RunWorker {
         callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
       });
       await this.options.tracing?.completeRun(run.runId);
-      await settleRun(this.ctx, this.workerId, run, result);
+      return (await settleRun(this.ctx, this.workerId, run, result)).threadHasActiveRuns;
     } catch (error) {
       // Settling failed (database gone?). The lease will expire and another attempt will run it.
       log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
+      return true;
     }
   }
 

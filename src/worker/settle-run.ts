@@ -3,10 +3,11 @@ import { deleteRuns } from "../db/sql/delete-runs.js";
 import { finishRun } from "../db/sql/finish-run.js";
 import { markThreadBusyIfActive } from "../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../db/sql/release-runs.js";
+import { settleRunOutcome } from "../db/sql/settle-run-outcome.js";
 import { withTransaction } from "../db/tx.js";
 import type { Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
-import { threadStateService } from "../services/thread-state.service.js";
+import { threadStateService, type SettledThread } from "../services/thread-state.service.js";
 import { threadsService } from "../services/threads.service.js";
 import type { ExecutionResult } from "./execute-run.js";
 import { sendRunWebhook } from "./webhooks.js";
@@ -16,7 +17,12 @@ import { sendRunWebhook } from "./webhooks.js";
  * flushed before the status changes, because readers treat a finished run's stored stream as
  * complete; the thread's state is synced before `done`, because join answers from it.
  */
-export async function settleRun(ctx: ServiceContext, workerId: string, run: Run, result: ExecutionResult): Promise<void> {
+export async function settleRun(
+  ctx: ServiceContext,
+  workerId: string,
+  run: Run,
+  result: ExecutionResult,
+): Promise<{ threadHasActiveRuns: boolean }> {
   const { bus, store, signals } = ctx.streaming;
   await Promise.all([store.flush(), ctx.db.checkpointer.writesSettled(run.runId)]);
 
@@ -24,7 +30,7 @@ export async function settleRun(ctx: ServiceContext, workerId: string, run: Run,
     // Shutdown: back to the queue, to resume from its last checkpoint. After a lost lease this
     // matches nothing (the run is no longer ours), which is what we want.
     await releaseRuns(ctx.db.dataSource.manager, { workerId, runIds: [run.runId], now: ctx.now() });
-    return;
+    return { threadHasActiveRuns: true };
   }
 
   if (result.kind === "rolled-back") {
@@ -36,24 +42,14 @@ export async function settleRun(ctx: ServiceContext, workerId: string, run: Run,
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
     bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
     signals.runDone(run.runId);
-    return;
+    return { threadHasActiveRuns: true };
   }
 
-  // The thread first: the status change below wakes joiners (NOTIFY on commit), who read it.
-  await syncThread(ctx, run, result.status === "error", result.error);
-  const recorded = await finishRun(ctx.db.dataSource.manager, {
-    runId: run.runId,
-    workerId,
-    status: result.status,
-    error: result.error,
-    now: ctx.now(),
-  });
-  if (!recorded) {
+  const settled = await recordOutcome(ctx, workerId, run, result);
+  if (!settled.recorded) {
     ctx.log.warn({ runId: run.runId }, "run finished after its lease was taken over; outcome discarded");
-    return;
+    return { threadHasActiveRuns: false };
   }
-  // Runs still queued on the thread (enqueue) keep it busy.
-  await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
   bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: result.status });
   signals.runDone(run.runId);
 
@@ -64,6 +60,32 @@ export async function settleRun(ctx: ServiceContext, workerId: string, run: Run,
       ctx.log.warn({ err: error, threadId: run.threadId }, "could not delete a stateless run's thread");
     });
   }
+  return { threadHasActiveRuns: settled.threadHasActiveRuns };
+}
+
+/**
+ * Run and thread in one statement: its commit NOTIFYs `done`, and joiners then read the thread.
+ * If the thread's state cannot be read (a graph whose getState throws), the outcome is still
+ * recorded and the thread keeps its last values: losing the run's outcome would be worse.
+ */
+async function recordOutcome(
+  ctx: ServiceContext,
+  workerId: string,
+  run: Run,
+  result: Extract<ExecutionResult, { kind: "finished" }>,
+): Promise<{ recorded: boolean; threadHasActiveRuns: boolean }> {
+  const manager = ctx.db.dataSource.manager;
+  const outcome = { runId: run.runId, workerId, status: result.status, error: result.error, now: ctx.now() };
+  let thread: SettledThread;
+  try {
+    thread = await threadStateService.readThreadAfterRun(ctx, run, { failed: result.status === "error", error: result.error });
+  } catch (error) {
+    ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
+    const recorded = await finishRun(manager, outcome);
+    if (recorded) await markThreadBusyIfActive(manager, run.threadId);
+    return { recorded, threadHasActiveRuns: true };
+  }
+  return settleRunOutcome(manager, { ...outcome, thread: { threadId: run.threadId, ...thread } });
 }
 
 async function syncThread(ctx: ServiceContext, run: Run, failed: boolean, error?: unknown): Promise<void> {

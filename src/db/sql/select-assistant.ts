@@ -1,0 +1,41 @@
+import type { EntityManager } from "typeorm";
+import type { Assistant } from "../../domain/assistant.js";
+import type { JsonObject } from "../../domain/json.js";
+
+/**
+ * One assistant by id. Every run creation reads its assistant, and TypeORM's findOne cost the
+ * server ~0.5 ms of CPU per call in the run bench (query building and hydration): this is the
+ * same read as plain SQL.
+ */
+export async function selectAssistant(manager: EntityManager, assistantId: string): Promise<Assistant | null> {
+  const rows: Array<{
+    assistant_id: string;
+    graph_id: string;
+    name: string;
+    description: string | null;
+    config: JsonObject;
+    context: JsonObject;
+    metadata: JsonObject;
+    version: number;
+    created_at: Date;
+    updated_at: Date;
+  }> = await manager.query(
+    `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at
+     FROM assistants WHERE assistant_id = $1`,
+    [assistantId],
+  );
+  const [row] = rows;
+  if (!row) return null;
+  return {
+    assistantId: row.assistant_id,
+    graphId: row.graph_id,
+    name: row.name,
+    description: row.description,
+    config: row.config,
+    context: row.context,
+    metadata: row.metadata,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

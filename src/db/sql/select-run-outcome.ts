@@ -1,0 +1,23 @@
+import type { EntityManager } from "typeorm";
+import type { JsonObject } from "../../domain/json.js";
+import type { RunStatus } from "../../domain/run.js";
+
+export interface RunOutcomeRow {
+  threadId: string;
+  status: RunStatus;
+  error: JsonObject | null;
+  /** The thread's values, which join answers with once the run has ended. */
+  threadValues: JsonObject | null;
+}
+
+/** A run's status with its thread's current values, in one read (join polls this on wake-ups). */
+export async function selectRunOutcome(manager: EntityManager, runId: string): Promise<RunOutcomeRow | null> {
+  const rows: Array<{ thread_id: string; status: RunStatus; error: JsonObject | null; values: JsonObject | null }> =
+    await manager.query(
+      `SELECT r.thread_id, r.status, r.error, t."values"
+       FROM runs r LEFT JOIN threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1`,
+      [runId],
+    );
+  const [row] = rows;
+  return row ? { threadId: row.thread_id, status: row.status, error: row.error, threadValues: row.values } : null;
+}
