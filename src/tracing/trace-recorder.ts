@@ -76,7 +76,11 @@ export class TraceRecorder {
     this.flushing = this.flushing.then(async () => {
       if (posts.length === 0 && patches.length === 0) return;
       try {
-        await tracesService.ingest(this.ctx, { posts, patches });
+        // A patch whose post is in an earlier batch (a node running past one flush) updates a
+        // stored run; otherwise every run of the batch is new.
+        const postedNow = new Set(posts.map((post) => post.id));
+        const allNew = patches.every((patch) => postedNow.has(patch.id));
+        await tracesService.ingest(this.ctx, { posts, patches, allNew });
       } catch (error) {
         // Losing a trace must never fail the run it describes.
         this.ctx.log.error({ err: error, posts: posts.length, patches: patches.length }, "could not record graph traces");

@@ -50,6 +50,12 @@ export type TraceRunPatch = TraceRunOperation;
 export interface IngestTraceRunsInput {
   posts: TraceRunPost[];
   patches: TraceRunPatch[];
+  /**
+   * The caller created every run of the batch itself just now (Hangar's own graph tracer): they
+   * are written with one statement, without first reading them under lock. Runs that turn out to
+   * exist after all are merged the usual way.
+   */
+  allNew?: boolean;
 }
 
 /** The fields stored as received (after merging every post and patch seen for the run). */
