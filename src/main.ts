@@ -101,7 +101,7 @@ async function startRunStreaming(
   sweep.unref();
   releasers.push(async () => clearInterval(sweep));
   if (config.databaseUrl) {
-    const listener = await listenForRunSignals(config.databaseUrl, streaming.signals, log);
+    const listener = await listenForRunSignals(config.databaseUrl, streaming.signals, log, db.isOwnBackend);
     releasers.push(() => listener.close());
   }
   if (config.redisUrl) {

@@ -15,6 +15,8 @@ export interface Database {
   dataSource: DataSource;
   checkpointer: RunStampingCheckpointer;
   store: PostgresStore;
+  /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
+  isOwnBackend(pid: number): boolean;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
   const { pool, kind, closePool } = await openPool(options);
   pool.on("error", (error) => log.warn({ err: error }, "idle database connection failed"));
+  const ownBackends = trackBackendPids(pool);
   const dataSource = createDataSource(pool);
   try {
     await dataSource.initialize();
@@ -44,12 +47,28 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     dataSource,
     checkpointer,
     store,
+    isOwnBackend: (pid) => ownBackends.has(pid),
     async close() {
       // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.
       await dataSource.destroy();
       if (kind === "embedded") await closePool();
     },
   };
+}
+
+/** The backend pids of the pool's connections, kept current as connections come and go. */
+function trackBackendPids(pool: pg.Pool): Set<number> {
+  const pids = new Set<number>();
+  const pidOf = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number }).processID;
+  pool.on("connect", (client) => {
+    const pid = pidOf(client);
+    if (pid) pids.add(pid);
+  });
+  pool.on("remove", (client) => {
+    const pid = pidOf(client);
+    if (pid) pids.delete(pid);
+  });
+  return pids;
 }
 
 async function openPool(

@@ -1,4 +1,4 @@
-import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
+import { selectRunOutcome, type RunOutcomeRow } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
@@ -69,16 +69,20 @@ export const runResultsService = {
    */
   async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
     const id = requireRunId(runId);
-    const read = () => selectRunOutcome(ctx.db.dataSource.manager, id);
-    const first = await read();
-    if (!first || first.threadId !== threadId.toLowerCase()) {
-      throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
-    }
-    const outcome = isRunFinished(first.status)
-      ? first
-      : await readWhenRunEnds(ctx, id, read, (run) => isRunFinished(run.status), signal);
+    let first: RunOutcomeRow | null | undefined;
+    const read = async () => {
+      const outcome = await selectRunOutcome(ctx.db.dataSource.manager, id);
+      if (first === undefined) {
+        first = outcome;
+        if (!outcome || outcome.threadId !== threadId.toLowerCase()) {
+          throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
+        }
+      }
+      return outcome;
+    };
+    const outcome = await readWhenRunEnds(ctx, id, read, (run) => isRunFinished(run.status), signal);
     // Deleted meanwhile (rollback): what its thread holds now.
-    if (outcome === null) return (await threadsService.get(ctx, first.threadId)).values ?? {};
+    if (outcome === null) return (await threadsService.get(ctx, first!.threadId)).values ?? {};
     if (outcome.status === "error" && outcome.error) return { __error__: outcome.error };
     return outcome.threadValues ?? {};
   },

@@ -11,7 +11,9 @@ import type { Logger } from "../logger.js";
  * Services raise them in-process right after their commit. With PostgreSQL, the runs trigger also
  * NOTIFYs each change and `listenForRunSignals` relays them, so a worker or waiter in another
  * process hears them too. Every listener is idempotent, so hearing a signal twice (in-process and
- * relayed) costs one extra look at the database, never a wrong result.
+ * relayed) costs one extra look at the database, never a wrong result. The relay skips `pending`
+ * sent by this process's own connections: every path that makes a run pending here raises it
+ * in-process (run creation) or wakes the worker itself (lease expiry requeue).
  */
 export class RunSignals {
   private readonly emitter = new EventEmitter();
@@ -65,6 +67,7 @@ export async function listenForRunSignals(
   connectionString: string,
   signals: RunSignals,
   log: Logger,
+  isOwnBackend: (pid: number) => boolean = () => false,
 ): Promise<{ close(): Promise<void> }> {
   let client: pg.Client | null = null;
   let closed = false;
@@ -73,6 +76,9 @@ export async function listenForRunSignals(
     const next = new pg.Client({ connectionString });
     next.on("notification", (message) => {
       if (message.channel === "hangar_run_pending") {
+        // Runs queued by this process were announced in-process at their commit already; hearing
+        // them again cost every run a second, empty claim (0.7 extra round trips per run).
+        if (isOwnBackend(message.processId)) return;
         const dueAt = Number(message.payload);
         signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
       }

@@ -237,7 +237,10 @@ export class RunWorker {
         for (const lease of held) if (lease.cancelAction) this.abort(lease.runId, lease.cancelAction);
       }
       const requeued = await requeueExpiredRuns(manager, this.ctx.now());
-      if (requeued.length > 0) this.ctx.log.warn({ runIds: requeued }, "requeued runs whose worker stopped renewing its lease");
+      if (requeued.length > 0) {
+        this.ctx.log.warn({ runIds: requeued }, "requeued runs whose worker stopped renewing its lease");
+        this.wake();
+      }
     } catch (error) {
       this.ctx.log.error({ err: coerceError(error) }, "lease maintenance failed");
     }
