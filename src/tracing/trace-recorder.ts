@@ -1,9 +1,9 @@
-import { LangChainTracer } from "@langchain/core/tracers/tracer_langchain";
 import type { Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { tracesService } from "../services/traces.service.js";
 import type { TraceRunOperation } from "../services/traces/trace-run.js";
 import { runOperationFromWire, type LangSmithRunWire } from "./ingest/langsmith-wire.js";
+import { TraceStoreTracer, type TraceRunSink } from "./trace-store-tracer.js";
 
 // Trace operations of all runs are written together: one ingest (3 statements) per flush instead
 // of one per node or model call. 50 ms keeps traces near-live in the console.
@@ -14,11 +14,10 @@ const FLUSH_BATCH_SIZE = 1_000;
 const ROOT_PATCH_WAIT_MS = 1_000;
 
 /**
- * Records Hangar's own graph runs in the trace store. Each run gets LangChain's LangSmith tracer
- * (so runs are shaped exactly as LangSmith would receive them: the graph run as the root — its id
- * is Hangar's run_id — nodes and model calls as children, usage_metadata, ls_model_name, new_token
- * events), but its "client" is this recorder, which hands the operations to tracesService instead
- * of sending them over HTTP.
+ * Records Hangar's own graph runs in the trace store. Each run gets a callback tracer that shapes
+ * runs as LangSmith receives them (the graph run as the root — its id is Hangar's run_id — nodes
+ * and model calls as children, usage_metadata, ls_model_name, new_token events; see
+ * trace-store-tracer.ts), and hands them to this recorder, which batches them into tracesService.
  */
 export class TraceRecorder {
   private posts: TraceRunOperation[] = [];
@@ -28,10 +27,9 @@ export class TraceRecorder {
   /** Hangar runs whose root trace run has not been patched (ended) yet. */
   private readonly openRoots = new Map<string, () => void>();
 
-  // The subset of the langsmith Client that RunTree.postRun / patchRun call.
-  private readonly client = {
-    createRun: async (run: LangSmithRunWire) => this.add(this.posts, run, run.id),
-    updateRun: async (runId: string, run: LangSmithRunWire) => {
+  private readonly sink: TraceRunSink = {
+    createRun: (run: LangSmithRunWire) => this.add(this.posts, run, run.id),
+    updateRun: (runId: string, run: LangSmithRunWire) => {
       this.add(this.patches, run, runId);
       this.openRoots.get(runId)?.();
     },
@@ -40,11 +38,12 @@ export class TraceRecorder {
   constructor(private readonly ctx: ServiceContext) {}
 
   /** The LangChain callback handler that traces one Hangar run. */
-  tracerFor(run: Run): LangChainTracer {
-    return new LangChainTracer({
-      client: this.client as never,
-      projectName: "hangar",
-      metadata: { run_id: run.runId, thread_id: run.threadId, assistant_id: run.assistantId, graph_id: run.kwargs.graphId },
+  tracerFor(run: Run): TraceStoreTracer {
+    return new TraceStoreTracer(this.sink, {
+      run_id: run.runId,
+      thread_id: run.threadId,
+      assistant_id: run.assistantId,
+      graph_id: run.kwargs.graphId,
     });
   }
 
