@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceContext } from "../../src/runtime.js";
+import { tracesService } from "../../src/services/traces.service.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // Times in either wire form, and posts and patches merged in whatever order they arrive.
@@ -153,5 +155,21 @@ describe("ingestion: merging posts and patches", () => {
     expect(patched.status).toBe(202);
     expect(await readRun(root)).toMatchObject({ child_run_ids: [child], outputs: { ok: true } });
     expect(await readRun(child)).toMatchObject({ parent_run_id: root, trace_id: root });
+  });
+});
+
+describe("ingestion: batches the caller declares new (Hangar's own graph tracer)", () => {
+  it("writes new runs directly, and still merges a declared-new run that turns out to exist", async () => {
+    const ctx = createServiceContext(server.hangar.runtime, { kind: "api-key" });
+    const existing = randomUUID();
+    const fresh = randomUUID();
+    await batch({ post: [{ id: existing, name: "stored", run_type: "chain", start_time: 1743494400000, inputs: { a: 1 } }] });
+    await tracesService.ingest(ctx, {
+      posts: [{ id: fresh, name: "fresh", runType: "chain", startTime: 1743494400000 }],
+      patches: [{ id: existing, endTime: 1743494401000, outputs: { b: 2 } }],
+      allNew: true,
+    });
+    expect(await readRun(fresh)).toMatchObject({ name: "fresh" });
+    expect(await readRun(existing)).toMatchObject({ name: "stored", inputs: { a: 1 }, outputs: { b: 2 } });
   });
 });
