@@ -1,0 +1,387 @@
+CREATE FUNCTION public.hangar_announce_run_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          PERFORM pg_notify('hangar_run_done', OLD.run_id::text);
+          RETURN NULL;
+        END IF;
+        IF NEW.status = 'pending' AND (TG_OP = 'INSERT' OR OLD.status <> 'pending') THEN
+          -- The payload is when the run becomes due (after_seconds), in epoch milliseconds.
+          PERFORM pg_notify('hangar_run_pending', (extract(epoch FROM NEW.run_after) * 1000)::bigint::text);
+        END IF;
+        IF TG_OP = 'UPDATE' THEN
+          IF NEW.cancel_action IS NOT NULL AND OLD.cancel_action IS NULL THEN
+            PERFORM pg_notify('hangar_run_cancel', NEW.run_id::text);
+          END IF;
+          IF NEW.status NOT IN ('pending', 'running') AND OLD.status IN ('pending', 'running') THEN
+            PERFORM pg_notify('hangar_run_done', NEW.run_id::text);
+          END IF;
+        END IF;
+        RETURN NULL;
+      END $$;
+
+CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_thread_metadata jsonb, p_create_thread boolean) RETURNS TABLE(outcome text, active_run_ids uuid[])
+    LANGUAGE plpgsql
+    AS $$
+      DECLARE
+        v_active uuid[];
+      BEGIN
+        PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        IF NOT FOUND THEN
+          IF NOT p_create_thread THEN
+            RETURN QUERY SELECT 'thread-missing'::text, ARRAY[]::uuid[];
+            RETURN;
+          END IF;
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata)
+          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata)
+          ON CONFLICT (thread_id) DO NOTHING;
+          PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        END IF;
+        SELECT coalesce(array_agg(run_id ORDER BY created_at), ARRAY[]::uuid[]) INTO v_active
+        FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running');
+        IF cardinality(v_active) > 0 AND p_multitask_strategy <> 'enqueue' THEN
+          RETURN QUERY SELECT 'busy'::text, v_active;
+          RETURN;
+        END IF;
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
+          created_at, updated_at, run_after, attempt)
+        VALUES (p_run_id, p_thread_id, p_assistant_id, p_status, p_metadata, p_multitask_strategy, p_kwargs,
+          p_created_at, p_created_at, p_run_after, 0);
+        UPDATE threads SET status = 'busy', metadata = metadata || p_thread_metadata, updated_at = p_created_at
+        WHERE thread_id = p_thread_id;
+        RETURN QUERY SELECT 'created'::text, v_active;
+      END $$;
+
+CREATE FUNCTION public.hangar_settle_run(p_run_id uuid, p_worker_id text, p_status text, p_error jsonb, p_now timestamp with time zone, p_thread_id uuid, p_values jsonb, p_interrupts jsonb, p_thread_status text, p_thread_error jsonb) RETURNS TABLE(recorded boolean, thread_has_active_runs boolean)
+    LANGUAGE plpgsql
+    AS $$
+      DECLARE
+        v_active boolean;
+      BEGIN
+        UPDATE runs SET status = p_status, error = p_error, updated_at = p_now, lease_owner = NULL, lease_expires_at = NULL
+        WHERE run_id = p_run_id AND lease_owner = p_worker_id AND status = 'running';
+        IF NOT FOUND THEN
+          RETURN QUERY SELECT false, false;
+          RETURN;
+        END IF;
+        PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        v_active := EXISTS (SELECT 1 FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running'));
+        UPDATE threads SET values = p_values, interrupts = p_interrupts,
+          status = CASE WHEN v_active THEN 'busy' ELSE p_thread_status END,
+          error = p_thread_error, updated_at = p_now, state_updated_at = p_now
+        WHERE thread_id = p_thread_id;
+        RETURN QUERY SELECT true, v_active;
+      END $$;
+
+CREATE FUNCTION public.update_updated_at_column() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+    BEGIN
+      NEW.updated_at = CURRENT_TIMESTAMP;
+      RETURN NEW;
+    END;
+    $$;
+
+CREATE TABLE public.assistant_versions (
+    assistant_id uuid NOT NULL,
+    version integer NOT NULL,
+    graph_id text NOT NULL,
+    name text NOT NULL,
+    description text,
+    config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    context jsonb DEFAULT '{}'::jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT assistant_versions_version_check CHECK ((version >= 1))
+);
+
+CREATE TABLE public.assistants (
+    assistant_id uuid NOT NULL,
+    graph_id text NOT NULL,
+    name text NOT NULL,
+    description text,
+    config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    context jsonb DEFAULT '{}'::jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    version integer NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE public.checkpoint_blobs (
+    thread_id text NOT NULL,
+    checkpoint_ns text DEFAULT ''::text NOT NULL,
+    channel text NOT NULL,
+    version text NOT NULL,
+    type text NOT NULL,
+    blob bytea
+);
+
+CREATE TABLE public.checkpoint_migrations (
+    v integer NOT NULL
+);
+
+CREATE TABLE public.checkpoint_writes (
+    thread_id text NOT NULL,
+    checkpoint_ns text DEFAULT ''::text NOT NULL,
+    checkpoint_id text NOT NULL,
+    task_id text NOT NULL,
+    idx integer NOT NULL,
+    channel text NOT NULL,
+    type text,
+    blob bytea NOT NULL
+);
+
+CREATE TABLE public.checkpoints (
+    thread_id text NOT NULL,
+    checkpoint_ns text DEFAULT ''::text NOT NULL,
+    checkpoint_id text NOT NULL,
+    parent_checkpoint_id text,
+    type text,
+    checkpoint jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL
+);
+
+CREATE TABLE public.hangar_migrations (
+    id integer NOT NULL,
+    "timestamp" bigint NOT NULL,
+    name character varying NOT NULL
+);
+
+CREATE SEQUENCE public.hangar_migrations_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE public.hangar_migrations_id_seq OWNED BY public.hangar_migrations.id;
+
+CREATE TABLE public.model_prices (
+    id uuid NOT NULL,
+    model_name text NOT NULL,
+    match_pattern text NOT NULL,
+    provider text,
+    input_price numeric NOT NULL,
+    output_price numeric NOT NULL,
+    input_detail_prices jsonb DEFAULT '{}'::jsonb NOT NULL,
+    output_detail_prices jsonb DEFAULT '{}'::jsonb NOT NULL,
+    effective_from timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT model_prices_input_price_check CHECK ((input_price >= (0)::numeric)),
+    CONSTRAINT model_prices_output_price_check CHECK ((output_price >= (0)::numeric))
+);
+
+CREATE TABLE public.run_events (
+    run_id uuid NOT NULL,
+    seq integer NOT NULL,
+    event text NOT NULL,
+    data text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE public.runs (
+    run_id uuid NOT NULL,
+    thread_id uuid NOT NULL,
+    assistant_id uuid NOT NULL,
+    status text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    multitask_strategy text NOT NULL,
+    kwargs jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    run_after timestamp with time zone NOT NULL,
+    attempt integer DEFAULT 0 NOT NULL,
+    lease_owner text,
+    lease_expires_at timestamp with time zone,
+    cancel_action text,
+    error jsonb,
+    CONSTRAINT runs_cancel_action_check CHECK ((cancel_action = ANY (ARRAY['interrupt'::text, 'rollback'::text]))),
+    CONSTRAINT runs_multitask_strategy_check CHECK ((multitask_strategy = ANY (ARRAY['reject'::text, 'interrupt'::text, 'rollback'::text, 'enqueue'::text]))),
+    CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))
+);
+
+CREATE TABLE public.store (
+    namespace_path text NOT NULL,
+    key text NOT NULL,
+    value jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT CURRENT_TIMESTAMP,
+    updated_at timestamp with time zone DEFAULT CURRENT_TIMESTAMP,
+    expires_at timestamp with time zone
+);
+
+CREATE TABLE public.store_migrations (
+    v integer NOT NULL
+);
+
+CREATE TABLE public.threads (
+    thread_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    state_updated_at timestamp with time zone NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text DEFAULT 'idle'::text NOT NULL,
+    "values" jsonb,
+    interrupts jsonb DEFAULT '{}'::jsonb NOT NULL,
+    error jsonb,
+    CONSTRAINT threads_status_check CHECK ((status = ANY (ARRAY['idle'::text, 'busy'::text, 'interrupted'::text, 'error'::text])))
+);
+
+CREATE TABLE public.trace_runs (
+    id uuid NOT NULL,
+    trace_id uuid,
+    parent_run_id uuid,
+    dotted_order text,
+    name text,
+    run_type text,
+    status text,
+    start_time timestamp with time zone NOT NULL,
+    end_time timestamp with time zone,
+    inputs jsonb,
+    outputs jsonb,
+    extra jsonb,
+    events jsonb,
+    serialized jsonb,
+    error text,
+    tags text[] DEFAULT '{}'::text[] NOT NULL,
+    session_name text,
+    session_id uuid,
+    reference_example_id uuid,
+    attachments jsonb,
+    has_post boolean NOT NULL,
+    has_patch boolean NOT NULL,
+    rendered jsonb,
+    warnings jsonb DEFAULT '[]'::jsonb NOT NULL,
+    model_name text,
+    provider text,
+    prompt_tokens integer,
+    completion_tokens integer,
+    total_tokens integer,
+    prompt_token_details jsonb,
+    completion_token_details jsonb,
+    prompt_cost numeric,
+    completion_cost numeric,
+    total_cost numeric,
+    prompt_cost_details jsonb,
+    completion_cost_details jsonb,
+    cost_source text DEFAULT 'none'::text NOT NULL,
+    price_id uuid,
+    usage_source text DEFAULT 'none'::text NOT NULL,
+    tokens_estimated boolean DEFAULT false NOT NULL,
+    first_token_time timestamp with time zone,
+    hangar_run_id uuid,
+    thread_id uuid,
+    assistant_id uuid,
+    received_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT trace_runs_cost_source_check CHECK ((cost_source = ANY (ARRAY['explicit'::text, 'price-table'::text, 'none'::text])))
+);
+
+ALTER TABLE ONLY public.hangar_migrations ALTER COLUMN id SET DEFAULT nextval('public.hangar_migrations_id_seq'::regclass);
+
+ALTER TABLE ONLY public.hangar_migrations
+    ADD CONSTRAINT "PK_dd19d1e9553a72cad1c399fcf65" PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.assistant_versions
+    ADD CONSTRAINT assistant_versions_pkey PRIMARY KEY (assistant_id, version);
+
+ALTER TABLE ONLY public.assistants
+    ADD CONSTRAINT assistants_pkey PRIMARY KEY (assistant_id);
+
+ALTER TABLE ONLY public.checkpoint_blobs
+    ADD CONSTRAINT checkpoint_blobs_pkey PRIMARY KEY (thread_id, checkpoint_ns, channel, version);
+
+ALTER TABLE ONLY public.checkpoint_migrations
+    ADD CONSTRAINT checkpoint_migrations_pkey PRIMARY KEY (v);
+
+ALTER TABLE ONLY public.checkpoint_writes
+    ADD CONSTRAINT checkpoint_writes_pkey PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx);
+
+ALTER TABLE ONLY public.checkpoints
+    ADD CONSTRAINT checkpoints_pkey PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id);
+
+ALTER TABLE ONLY public.model_prices
+    ADD CONSTRAINT model_prices_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.run_events
+    ADD CONSTRAINT run_events_pkey PRIMARY KEY (run_id, seq);
+
+ALTER TABLE ONLY public.runs
+    ADD CONSTRAINT runs_pkey PRIMARY KEY (run_id);
+
+ALTER TABLE ONLY public.store_migrations
+    ADD CONSTRAINT store_migrations_pkey PRIMARY KEY (v);
+
+ALTER TABLE ONLY public.store
+    ADD CONSTRAINT store_pkey PRIMARY KEY (namespace_path, key);
+
+ALTER TABLE ONLY public.threads
+    ADD CONSTRAINT threads_pkey PRIMARY KEY (thread_id);
+
+ALTER TABLE ONLY public.trace_runs
+    ADD CONSTRAINT trace_runs_pkey PRIMARY KEY (id);
+
+CREATE INDEX assistants_created_at_idx ON public.assistants USING btree (created_at, assistant_id);
+
+CREATE INDEX assistants_graph_id_idx ON public.assistants USING btree (graph_id);
+
+CREATE INDEX assistants_metadata_idx ON public.assistants USING gin (metadata jsonb_path_ops);
+
+CREATE INDEX idx_store_expires_at ON public.store USING btree (expires_at) WHERE (expires_at IS NOT NULL);
+
+CREATE INDEX idx_store_namespace_path ON public.store USING btree (namespace_path);
+
+CREATE INDEX idx_store_value_gin ON public.store USING gin (value);
+
+CREATE INDEX model_prices_effective_from_idx ON public.model_prices USING btree (effective_from);
+
+CREATE INDEX run_events_created_at_idx ON public.run_events USING btree (created_at);
+
+CREATE INDEX runs_assistant_idx ON public.runs USING btree (assistant_id);
+
+CREATE UNIQUE INDEX runs_one_running_per_thread ON public.runs USING btree (thread_id) WHERE (status = 'running'::text);
+
+CREATE INDEX runs_pending_idx ON public.runs USING btree (run_after, created_at) WHERE (status = 'pending'::text);
+
+CREATE INDEX runs_running_lease_idx ON public.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
+
+CREATE INDEX runs_thread_idx ON public.runs USING btree (thread_id, created_at DESC);
+
+CREATE INDEX threads_assistant_id_idx ON public.threads USING btree (((metadata ->> 'assistant_id'::text)));
+
+CREATE INDEX threads_created_at_idx ON public.threads USING btree (created_at, thread_id);
+
+CREATE INDEX threads_metadata_idx ON public.threads USING gin (metadata jsonb_path_ops);
+
+CREATE INDEX trace_runs_assistant_id_idx ON public.trace_runs USING btree (assistant_id, start_time) WHERE (assistant_id IS NOT NULL);
+
+CREATE INDEX trace_runs_hangar_run_id_idx ON public.trace_runs USING btree (hangar_run_id) WHERE (hangar_run_id IS NOT NULL);
+
+CREATE INDEX trace_runs_metadata_idx ON public.trace_runs USING gin (((extra -> 'metadata'::text)) jsonb_path_ops);
+
+CREATE INDEX trace_runs_model_name_idx ON public.trace_runs USING btree (model_name, start_time) WHERE (model_name IS NOT NULL);
+
+CREATE INDEX trace_runs_parent_run_id_idx ON public.trace_runs USING btree (parent_run_id);
+
+CREATE INDEX trace_runs_start_time_idx ON public.trace_runs USING btree (start_time DESC, id DESC);
+
+CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_id, start_time) WHERE (thread_id IS NOT NULL);
+
+CREATE INDEX trace_runs_trace_id_idx ON public.trace_runs USING btree (trace_id, dotted_order);
+
+CREATE TRIGGER runs_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.runs FOR EACH ROW EXECUTE FUNCTION public.hangar_announce_run_change();
+
+CREATE TRIGGER update_store_updated_at BEFORE UPDATE ON public.store FOR EACH ROW EXECUTE FUNCTION public.update_updated_at_column();
+
+ALTER TABLE ONLY public.assistant_versions
+    ADD CONSTRAINT assistant_versions_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.run_events
+    ADD CONSTRAINT run_events_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.runs(run_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.runs
+    ADD CONSTRAINT runs_thread_id_fkey FOREIGN KEY (thread_id) REFERENCES public.threads(thread_id) ON DELETE CASCADE;
