@@ -164,6 +164,8 @@ describe("the web console", () => {
     await composer.press("Enter");
     const panel = page.getByTestId("interrupt-panel");
     await panel.getByText('"approve?"').waitFor();
+    // The run itself succeeded; the thread waits for the answer.
+    await page.locator('[data-testid="run-status"][data-status="success"]').getByText("waiting at interrupt()").waitFor();
     await saveScreenshot(page, "06-test-environment-interrupt");
     await panel.getByLabel("Resume with").fill("yes");
     await panel.getByRole("button", { name: "Resume" }).click();
@@ -180,9 +182,9 @@ describe("the web console", () => {
     const checkpoints = page.getByRole("heading", { name: "Checkpoints" }).locator("..").locator(".checkpoint");
     await checkpoints.first().waitFor();
     expect(await checkpoints.count()).toBeGreaterThanOrEqual(3);
+    await saveScreenshot(page, "07-thread-detail", { fullPage: true });
     await checkpoints.first().getByRole("button").click();
     await page.getByLabel(/Values at checkpoint/).waitFor();
-    await saveScreenshot(page, "07-thread-detail");
   });
 
   it("opens the run's trace with rendered messages, tokens and cost", async () => {
@@ -207,7 +209,7 @@ describe("the web console", () => {
     const usage = page.getByTestId("usage-breakdown");
     await usage.getByText("from the model price table").waitFor();
     await page.getByTestId("model-calls").getByText("offline-echo").first().waitFor();
-    await saveScreenshot(page, "08-trace-detail");
+    await saveScreenshot(page, "08-trace-detail", { fullPage: true });
   });
 
   it("lists traces with latency, tokens and cost under a cost-by-model chart, in light and dark", async () => {
@@ -227,6 +229,29 @@ describe("the web console", () => {
     await page.goto(`${server.url}/console/assistants`);
     await heading("Assistants").waitFor();
     await saveScreenshot(page, "11-assistants-list-dark");
+  });
+
+  it("works from the keyboard: / searches, ? lists the keys, Esc closes dialogs, g t goes to threads", async () => {
+    await page.keyboard.press("/");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Search assistants by name");
+    await page.keyboard.type("support");
+    await page.getByRole("link", { name: "agent", exact: true }).waitFor({ state: "detached" });
+    await page.getByRole("link", { name: "Support bot" }).waitFor();
+
+    await page.locator("main").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("?");
+    await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "Keyboard shortcuts" }).waitFor({ state: "detached" });
+
+    await page.getByRole("button", { name: "New assistant" }).click();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("assistant-graph");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "New assistant" }).waitFor({ state: "detached" });
+
+    await page.keyboard.press("g");
+    await page.keyboard.press("t");
+    await heading("Threads").waitFor();
   });
 
   it("ran without errors in the page", () => {

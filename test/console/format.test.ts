@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildCostSeries, niceScale, utcDaysBetween } from "../../web/src/lib/cost-series.js";
-import { formatLatency, formatTimeAgo, formatUsd, sumDecimals } from "../../web/src/lib/format.js";
+import { formatLatency, formatTimeAgo, formatUsd, shortId, sumDecimals, tailId } from "../../web/src/lib/format.js";
 import { parseRoute, routePath, type Route } from "../../web/src/lib/routes.js";
 import { layoutTraceTree } from "../../web/src/lib/trace-tree.js";
 
@@ -20,6 +20,13 @@ describe("formats", () => {
     expect(sumDecimals(["0.0000055", "0.00001", "1"])).toBe("1.0000155");
     expect(sumDecimals([])).toBe("0");
     expect(sumDecimals(["-0.5", "0.25", null])).toBe("-0.25");
+  });
+
+  it("shortens ids from the side that tells them apart", () => {
+    expect(shortId("920e1e91-0c8a-4d39-a8a5-5d8b4b3f2f10")).toBe("920e1e91");
+    // Checkpoint ids are time-ordered: consecutive ones differ at the end.
+    expect(tailId("1f1e60fd-e018-6520-8001-339a5792060c")).toBe("…5792060c");
+    expect(tailId(null)).toBe("—");
   });
 
   it("formats latencies and ages", () => {

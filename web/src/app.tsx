@@ -56,33 +56,35 @@ export function App() {
         Skip to content
       </a>
       <nav className="sidebar" aria-label="Sections">
-        <Link to={routePath({ page: "assistants" })} className="brand">
-          <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
-          <span>Hangar</span>
-        </Link>
-        <ul className="nav-list">
-          {NAVIGATION.map((item) => (
-            <li key={item.section}>
-              <Link to={item.to} className="nav-link" aria-current={section === item.section ? "page" : undefined}>
-                <NavIcon name={item.section} />
-                <span>{item.label}</span>
-                {"note" in item && <span className="nav-note">{item.note}</span>}
-              </Link>
-            </li>
-          ))}
-        </ul>
-        <div className="sidebar-footer">
-          <button type="button" className="sidebar-button" onClick={cycleTheme} title="Switch between system, light and dark">
-            Theme: {theme}
-          </button>
-          {keyState.key && (
-            <button type="button" className="sidebar-button" onClick={forgetApiKey} title="Remove the API key from this browser session">
-              Forget API key
+        <div className="sidebar-inner">
+          <Link to={routePath({ page: "assistants" })} className="brand">
+            <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
+            <span>Hangar</span>
+          </Link>
+          <ul className="nav-list">
+            {NAVIGATION.map((item) => (
+              <li key={item.section}>
+                <Link to={item.to} className="nav-link" aria-current={section === item.section ? "page" : undefined}>
+                  <NavIcon name={item.section} />
+                  <span>{item.label}</span>
+                  {"note" in item && <span className="nav-note">{item.note}</span>}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="sidebar-footer">
+            <button type="button" className="sidebar-button" onClick={cycleTheme} title="Switch between system, light and dark">
+              Theme: {theme}
             </button>
-          )}
-          <button type="button" className="sidebar-button" onClick={openHelp}>
-            Shortcuts <kbd>?</kbd>
-          </button>
+            {keyState.key && (
+              <button type="button" className="sidebar-button" onClick={forgetApiKey} title="Remove the API key from this browser session">
+                Forget API key
+              </button>
+            )}
+            <button type="button" className="sidebar-button" onClick={openHelp}>
+              Shortcuts <kbd>?</kbd>
+            </button>
+          </div>
         </div>
       </nav>
       <main id="main" className="main" tabIndex={-1}>

@@ -21,7 +21,7 @@ export function ConfirmDialog({ title, children, confirmLabel, isPending, error,
       onClose={onClose}
       footer={
         <>
-          <button type="button" className="button" onClick={onClose} autoFocus>
+          <button type="button" className="button" onClick={onClose} data-autofocus>
             Cancel
           </button>
           <button type="button" className="button button-danger" onClick={onConfirm} disabled={isPending}>

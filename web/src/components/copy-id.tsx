@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { shortId } from "../lib/format.js";
+import { shortId, tailId } from "../lib/format.js";
 
 /** A short id with the full one in its title; click copies the full id. */
-export function CopyId({ id }: { id: string }) {
+export function CopyId({ id, showTail = false }: { id: string; showTail?: boolean }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     try {
@@ -15,7 +15,7 @@ export function CopyId({ id }: { id: string }) {
   };
   return (
     <button type="button" className="copy-id" title={`${id} (click to copy)`} onClick={copy}>
-      <code>{shortId(id)}</code>
+      <code>{showTail ? tailId(id) : shortId(id)}</code>
       <span className="copy-id-note" aria-live="polite">
         {copied ? "copied" : ""}
       </span>

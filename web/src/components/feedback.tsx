@@ -3,7 +3,8 @@ import { ApiError } from "../api/graphql-client.js";
 
 /** A server or validation error, with its code when the server gave one. */
 export function ErrorBanner({ error, onRetry }: { error: ApiError | Error | string | null; onRetry?: () => void }) {
-  if (!error) return null;
+  // A missing key is asked for by the key prompt; a banner behind it would only repeat it.
+  if (!error || (error instanceof ApiError && error.code === "UNAUTHENTICATED")) return null;
   const message = typeof error === "string" ? error : error.message;
   const code = error instanceof ApiError && error.code && error.code !== "NETWORK" ? error.code : null;
   return (

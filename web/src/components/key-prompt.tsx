@@ -35,7 +35,7 @@ export function KeyPrompt({ hadKey }: { hadKey: boolean }) {
   };
 
   return (
-    <Dialog title="API key required" onClose={() => undefined}>
+    <Dialog title="API key required" onClose={() => undefined} isDismissible={false}>
       <form className="key-form" onSubmit={submit}>
         <p>
           This Hangar server is protected by API keys (<code>HANGAR_API_KEYS</code>). Enter one to continue. It is kept
@@ -47,7 +47,6 @@ export function KeyPrompt({ hadKey }: { hadKey: boolean }) {
             id="api-key-input"
             type="password"
             autoComplete="off"
-            autoFocus
             value={key}
             onChange={(event) => setKey(event.target.value)}
             aria-invalid={problem !== null}

@@ -67,6 +67,15 @@ export function shortId(id: string | null | undefined): string {
 }
 
 /**
+ * The last characters of a time-ordered id (checkpoint ids are UUIDv6: consecutive ones share
+ * their first blocks, so only the end tells them apart).
+ */
+export function tailId(id: string | null | undefined): string {
+  if (!id) return EM_DASH;
+  return id.length > 8 ? `…${id.slice(-8)}` : id;
+}
+
+/**
  * Exact sum of decimal strings ("0.0000055" + "0.12"), for totals shown as money: the API keeps
  * costs exact, and adding them as floats would print 0.30000000000000004.
  */

@@ -81,7 +81,7 @@ export function AssistantFormDialog({ mode, onClose, onSaved }: AssistantFormDia
         <div className="form-row">
           <div className="field">
             <label htmlFor="assistant-graph">Graph</label>
-            <select id="assistant-graph" value={graphId} required onChange={(event) => setGraphId(event.target.value)} autoFocus={!editing}>
+            <select id="assistant-graph" value={graphId} required onChange={(event) => setGraphId(event.target.value)}>
               <option value="" disabled>
                 {graphs.isLoading ? "Loading graphs…" : "Choose a deployed graph"}
               </option>
@@ -99,7 +99,7 @@ export function AssistantFormDialog({ mode, onClose, onSaved }: AssistantFormDia
               value={name}
               placeholder={graphId ? `Defaults to “${graphId}”` : "A name people will recognise"}
               onChange={(event) => setName(event.target.value)}
-              autoFocus={editing !== null}
+              data-autofocus={editing ? true : undefined}
             />
           </div>
         </div>

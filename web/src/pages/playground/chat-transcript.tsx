@@ -10,8 +10,11 @@ const ROLE_LABELS: Record<ChatMessage["role"], string> = {
   other: "Message",
 };
 
-/** The conversation, following new content down unless the reader scrolled up. */
-export function ChatTranscript({ messages }: { messages: ChatMessage[] }) {
+/**
+ * The conversation, following new content down unless the reader scrolled up. `isWorking` shows
+ * that a run is under way while nothing is streaming (a node that does not stream tokens).
+ */
+export function ChatTranscript({ messages, isWorking = false }: { messages: ChatMessage[]; isWorking?: boolean }) {
   const container = useRef<HTMLDivElement>(null);
   const isPinned = useRef(true);
   const lastText = messages.at(-1)?.text ?? "";
@@ -19,7 +22,7 @@ export function ChatTranscript({ messages }: { messages: ChatMessage[] }) {
   useEffect(() => {
     const element = container.current;
     if (element && isPinned.current) element.scrollTop = element.scrollHeight;
-  }, [messages.length, lastText]);
+  }, [messages.length, lastText, isWorking]);
 
   return (
     <div
@@ -33,7 +36,7 @@ export function ChatTranscript({ messages }: { messages: ChatMessage[] }) {
         isPinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
       }}
     >
-      {messages.length === 0 && <EmptyState title="No messages yet">Type below and press Enter to start a run.</EmptyState>}
+      {messages.length === 0 && !isWorking && <EmptyState title="No messages yet">Type below and press Enter to start a run.</EmptyState>}
       {messages.map((message) => (
         <article key={message.key} className={`message message-${message.role}`} data-streaming={message.isStreaming || undefined}>
           <header className="message-role">
@@ -54,6 +57,16 @@ export function ChatTranscript({ messages }: { messages: ChatMessage[] }) {
           ))}
         </article>
       ))}
+      {isWorking && !messages.some((message) => message.isStreaming) && (
+        <div className="working" role="status">
+          <span className="working-dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          running…
+        </div>
+      )}
     </div>
   );
 }

@@ -148,7 +148,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           )}
         </aside>
         <section className="chat" aria-label="Chat">
-          <ChatTranscript messages={session.messages} />
+          <ChatTranscript messages={session.messages} isWorking={session.isBusy && session.interrupts.length === 0} />
           {session.interrupts.length > 0 && (
             <InterruptPanel interrupts={session.interrupts} onResume={(value) => session.resume(value, options)} disabled={!assistant} />
           )}

@@ -17,6 +17,7 @@ export function RunStatusBar({ run, onCancel }: { run: SessionRun; onCancel: (ru
       </span>
       {stream.tokenChunks > 0 && <span data-testid="streamed-chunks">{stream.tokenChunks} chunks streamed</span>}
       {stream.finishedNodes.length > 0 && <span className="muted">nodes: {stream.finishedNodes.join(" → ")}</span>}
+      {stream.interrupts.length > 0 && <span className="badge badge-attention">waiting at interrupt()</span>}
       {outcome && (
         <>
           <span>{formatTokens(outcome.usage.totalTokens)} tokens</span>

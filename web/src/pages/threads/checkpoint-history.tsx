@@ -4,7 +4,7 @@ import { ErrorBanner, Loading } from "../../components/feedback.js";
 import { JsonView } from "../../components/json-view.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { ThreadHistoryDocument } from "../../generated/graphql.js";
-import { shortId } from "../../lib/format.js";
+import { tailId } from "../../lib/format.js";
 
 const PAGE = 20;
 
@@ -39,7 +39,7 @@ export function CheckpointHistory({ threadId, latestCheckpointId }: { threadId: 
           return (
             <li key={id} className="checkpoint">
               <button type="button" className="checkpoint-summary" aria-expanded={isOpen} onClick={() => setOpenId(isOpen ? null : id)}>
-                <code title={id}>{shortId(id)}</code>
+                <code title={id}>{tailId(id)}</code>
                 <span>step {String(step ?? "?")}</span>
                 <span className="chip">{String(source ?? "—")}</span>
                 <span className="muted">next: {checkpoint.next.length ? checkpoint.next.join(", ") : "—"}</span>

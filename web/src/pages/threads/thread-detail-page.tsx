@@ -82,7 +82,7 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
           </h2>
           <dl className="facts">
             <dt>Checkpoint</dt>
-            <dd>{state?.checkpointId ? <CopyId id={state.checkpointId} /> : "none yet"}</dd>
+            <dd>{state?.checkpointId ? <CopyId id={state.checkpointId} showTail /> : "none yet"}</dd>
             <dt>Next</dt>
             <dd>{state?.next.length ? state.next.map((node) => <span key={node} className="chip">{node}</span>) : "— (finished)"}</dd>
             <dt>Tasks</dt>

@@ -1,9 +1,11 @@
+import { useElementWidth } from "../../components/use-element-width.js";
 import { buildCostSeries, niceScale, type UsageRow } from "../../lib/cost-series.js";
 import { formatTokens, formatUsd } from "../../lib/format.js";
 
-const WIDTH = 760;
 const HEIGHT = 220;
-const MARGIN = { top: 12, right: 12, bottom: 28, left: 64 };
+const MARGIN = { top: 12, right: 12, bottom: 28 };
+// Axis labels are 11px tabular digits: about 6.6px per character.
+const LABEL_CHAR_WIDTH = 6.6;
 // Series colours are CSS variables, so light and dark themes each get readable ones.
 const SERIES_COLOURS = 8;
 
@@ -15,9 +17,13 @@ interface CostChartProps {
 
 /** Cost per UTC day, stacked by model, as a hand-drawn SVG with a legend and totals. */
 export function CostChart({ rows, from, to }: CostChartProps) {
+  // Drawn at the panel's pixel width, so text and bars keep their size whatever the window.
+  const [frame, width] = useElementWidth<HTMLDivElement>(760);
   const series = buildCostSeries(rows, from, to);
   const { max, ticks } = niceScale(series.maxDayCost);
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const tickLabels = ticks.map((tick) => formatUsd(tick));
+  const left = Math.ceil(Math.max(...tickLabels.map((label) => label.length)) * LABEL_CHAR_WIDTH) + 14;
+  const plotWidth = width - left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
   const slot = plotWidth / Math.max(1, series.days.length);
   const barWidth = Math.max(2, Math.min(36, slot * 0.7));
@@ -46,47 +52,49 @@ export function CostChart({ rows, from, to }: CostChartProps) {
           </div>
         </dl>
       </div>
-      <svg
-        className="chart"
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={`Cost per day from ${series.days[0] ?? ""} to ${series.days.at(-1) ?? ""}: ${formatUsd(series.totalCost)} in total`}
-      >
-        {ticks.map((tick) => (
-          <g key={tick}>
-            <line className="chart-grid" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(tick)} y2={y(tick)} />
-            <text className="chart-axis" x={MARGIN.left - 8} y={y(tick)} dy="0.32em" textAnchor="end">
-              {formatUsd(tick)}
-            </text>
-          </g>
-        ))}
-        {series.days.map((day, dayIndex) => {
-          const x = MARGIN.left + slot * dayIndex + (slot - barWidth) / 2;
-          let stacked = 0;
-          return (
-            <g key={day}>
-              {series.models.map((model, modelIndex) => {
-                const cost = series.costs[dayIndex][modelIndex];
-                if (cost <= 0) return null;
-                const top = y(stacked + cost);
-                const height = y(stacked) - top;
-                stacked += cost;
-                return (
-                  <rect key={model} x={x} y={top} width={barWidth} height={Math.max(1, height)} rx={2} fill={colourOf(modelIndex)}>
-                    <title>{`${day} · ${model}: ${formatUsd(cost)}`}</title>
-                  </rect>
-                );
-              })}
-              {dayIndex % labelEvery === 0 && (
-                <text className="chart-axis" x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle">
-                  {day.slice(5)}
-                </text>
-              )}
+      <div ref={frame} className="chart-frame">
+        <svg
+          className="chart"
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+          role="img"
+          aria-label={`Cost per day from ${series.days[0] ?? ""} to ${series.days.at(-1) ?? ""}: ${formatUsd(series.totalCost)} in total`}
+        >
+          {ticks.map((tick, index) => (
+            <g key={tick}>
+              <line className="chart-grid" x1={left} x2={width - MARGIN.right} y1={y(tick)} y2={y(tick)} />
+              <text className="chart-axis" x={left - 8} y={y(tick)} dy="0.32em" textAnchor="end">
+                {tickLabels[index]}
+              </text>
             </g>
-          );
-        })}
-        <line className="chart-baseline" x1={MARGIN.left} x2={WIDTH - MARGIN.right} y1={y(0)} y2={y(0)} />
-      </svg>
+          ))}
+          {series.days.map((day, dayIndex) => {
+            const x = left + slot * dayIndex + (slot - barWidth) / 2;
+            let stacked = 0;
+            return (
+              <g key={day}>
+                {series.models.map((model, modelIndex) => {
+                  const cost = series.costs[dayIndex][modelIndex];
+                  if (cost <= 0) return null;
+                  const top = y(stacked + cost);
+                  const height = y(stacked) - top;
+                  stacked += cost;
+                  return (
+                    <rect key={model} x={x} y={top} width={barWidth} height={Math.max(1, height)} rx={2} fill={colourOf(modelIndex)}>
+                      <title>{`${day} · ${model}: ${formatUsd(cost)}`}</title>
+                    </rect>
+                  );
+                })}
+                {dayIndex % labelEvery === 0 && (
+                  <text className="chart-axis" x={x + barWidth / 2} y={HEIGHT - 8} textAnchor="middle">
+                    {day.slice(5)}
+                  </text>
+                )}
+              </g>
+            );
+          })}
+          <line className="chart-baseline" x1={left} x2={width - MARGIN.right} y1={y(0)} y2={y(0)} />
+        </svg>
+      </div>
       {series.models.length === 0 ? (
         <p className="muted">No model calls in this period.</p>
       ) : (
