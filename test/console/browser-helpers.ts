@@ -11,7 +11,15 @@ const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** Where the browser tests leave their screenshots (gitignored), for people to look at. */
 export const ARTIFACTS_DIR = path.join(repositoryRoot, "test-artifacts/console");
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the first chromium on PATH. */
+function findChromium(): string | null {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  const candidates = ["/usr/bin/chromium", ...(process.env.PATH ?? "").split(path.delimiter).flatMap((dir) => [
+    path.join(dir, "chromium"),
+    path.join(dir, "chromium-browser"),
+  ])];
+  return candidates.find((candidate) => fs.existsSync(candidate)) ?? null;
+}
 
 /**
  * Builds the console from the current sources into a fresh temporary directory, so the browser
@@ -38,13 +46,14 @@ export async function buildConsoleIntoTempDir(): Promise<{ directory: string; re
 
 /** Headless Chromium; a missing browser fails the test run with what to install, never skips it. */
 export async function launchChromium(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM_PATH)) {
+  const executablePath = findChromium();
+  if (!executablePath || !fs.existsSync(executablePath)) {
     throw new Error(
-      `Chromium is needed for the console's browser tests but was not found at ${CHROMIUM_PATH}. ` +
+      `Chromium is needed for the console's browser tests but was not found (${executablePath ?? "not at /usr/bin/chromium nor on PATH"}). ` +
         "Install it (Debian/Ubuntu: apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.",
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ["--no-sandbox"] });
+  return chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
 }
 
 export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {

@@ -20,8 +20,10 @@ let page: Page;
 let pageErrors: string[];
 
 beforeAll(async () => {
+  // The browser first: without one there is nothing to build or start a server for.
+  browser = await launchChromium();
   consoleBuild = await buildConsoleIntoTempDir();
-  [server, browser] = await Promise.all([startTestServer({ env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } }), launchChromium()]);
+  server = await startTestServer({ env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
   context = await browser.newContext({ viewport: VIEWPORT, colorScheme: "light" });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
