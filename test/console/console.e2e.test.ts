@@ -140,7 +140,7 @@ describe("the web console", () => {
     await saveScreenshot(page, "05-test-environment-finished");
   });
 
-  it("shows a slow run mid-way, refuses a second message under reject, and follows the run to its end", async () => {
+  it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; cancel stops a run", async () => {
     await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "slow (slow v1)" });
     await page.getByText("Run options").click();
     await page.getByLabel("Context for these runs").fill('{"step_ms": 700}');
@@ -154,8 +154,29 @@ describe("the web console", () => {
     await composer.fill("are you there?");
     await composer.press("Enter");
     await page.getByRole("alert").getByText("THREAD_BUSY").waitFor();
+
+    await page.getByLabel("When a run is already active").selectOption("INTERRUPT");
+    await composer.fill("change of plans");
+    await composer.press("Enter");
+    await page.getByRole("log").getByText("change of plans").waitFor();
     await page.locator('[data-testid="run-status"][data-status="success"]').waitFor();
     await page.getByRole("log").getByText("third done").waitFor();
+    const slowThreadId = new URL(page.url()).searchParams.get("thread")!;
+    const statuses = async () => {
+      const { thread } = await graphql<{ thread: { runs: { edges: Array<{ node: { status: string } }> } } }>(
+        "query($id: ID!) { thread(threadId: $id) { runs { edges { node { status } } } } }",
+        { id: slowThreadId },
+      );
+      return thread.runs.edges.map((edge) => edge.node.status);
+    };
+    expect(await statuses()).toEqual(["SUCCESS", "INTERRUPTED"]);
+
+    await composer.fill("never mind");
+    await composer.press("Enter");
+    await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();
+    await page.getByRole("button", { name: "Cancel run" }).click();
+    await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
+    expect(await statuses()).toEqual(["INTERRUPTED", "SUCCESS", "INTERRUPTED"]);
   });
 
   it("stops at interrupt() and resumes with the answer typed in", async () => {

@@ -91,6 +91,9 @@ describe("the web console's static files", () => {
       body: JSON.stringify({ query: "{ __typename }" }),
     });
     expect(await graphql.json()).toEqual({ data: { __typename: "Query" } });
+    // Compression is the console's alone: API responses (and SSE streams) are left as they were.
+    const info = await server.request("/info", { headers: { "accept-encoding": "gzip" } });
+    expect(info.headers.get("content-encoding")).toBeNull();
   });
 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
 import { JsonEditor } from "../../components/json-editor.js";
@@ -46,8 +46,14 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
   const latestRun = session.runs.at(-1) ?? null;
   const settledRuns = session.runs.filter((run) => run.isSettled).length;
   const refetchThreads = threads.refetch;
+  const pickerState = `${session.threadId}:${settledRuns}`;
+  const shownPickerState = useRef(pickerState);
   // A first message creates a thread, and runs change thread statuses: keep the picker current.
-  useEffect(() => refetchThreads(), [session.threadId, settledRuns, refetchThreads]);
+  useEffect(() => {
+    if (shownPickerState.current === pickerState) return;
+    shownPickerState.current = pickerState;
+    refetchThreads();
+  }, [pickerState, refetchThreads]);
   const threadList = threads.data?.assistant.threads.edges.map((edge) => edge.node) ?? [];
   const goTo = (nextAssistant: string | null, nextThread: string | null) =>
     navigate(routePath({ page: "playground", assistantId: nextAssistant, threadId: nextThread }));

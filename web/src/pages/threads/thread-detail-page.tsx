@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { execute } from "../../api/graphql-client.js";
 import { useAction, useQuery } from "../../api/use-query.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
@@ -17,11 +17,12 @@ import { ThreadRunsTable } from "./thread-runs-table.js";
 
 /** One thread: its current state, its runs (cancel the active ones) and its checkpoint history. */
 export function ThreadDetailPage({ threadId }: { threadId: string }) {
+  // While a run is active the page re-reads the thread, so statuses and state follow it live.
   const [isPolling, setPolling] = useState(false);
   const detail = useQuery(ThreadDetailDocument, { threadId }, { pollMs: isPolling ? 2000 : undefined });
   const thread = detail.data?.thread;
   const isBusy = thread?.status === "BUSY";
-  if (isBusy !== isPolling && thread) setPolling(isBusy);
+  useEffect(() => setPolling(isBusy), [isBusy]);
   const [isDeleting, setDeleting] = useState(false);
   const remove = useAction(async () => {
     await execute(DeleteThreadDocument, { input: { threadId } });
