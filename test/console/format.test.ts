@@ -114,4 +114,24 @@ describe("layoutTraceTree", () => {
     expect(rows[2].offset).toBeCloseTo(0.5);
     expect(rows[2].width).toBeCloseTo(0.4);
   });
+
+  it("orders by start time without dotted_order and keeps orphans and cycles visible", () => {
+    const at = (ms: number) => new Date(Date.UTC(2025, 0, 1) + ms).toISOString();
+    const rows = layoutTraceTree([
+      { traceRunId: "late-child", parentRunId: "root", startTime: at(50), latencyMs: 10 },
+      { traceRunId: "early-child", parentRunId: "root", startTime: at(10), latencyMs: 10 },
+      { traceRunId: "root", parentRunId: null, startTime: at(0), latencyMs: 100 },
+      { traceRunId: "orphan", parentRunId: "not-loaded", startTime: at(20), latencyMs: 5 },
+      { traceRunId: "a", parentRunId: "b", startTime: at(30) },
+      { traceRunId: "b", parentRunId: "a", startTime: at(30) },
+    ]);
+    expect(rows.map((row) => `${row.depth}:${row.run.traceRunId}`)).toEqual([
+      "0:root",
+      "1:early-child",
+      "1:late-child",
+      "0:orphan",
+      "0:a",
+      "0:b",
+    ]);
+  });
 });

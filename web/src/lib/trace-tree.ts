@@ -1,4 +1,4 @@
-/** A trace's runs (as Trace.runs lists them, depth first) laid out as an indented waterfall. */
+/** A trace's runs laid out as an indented waterfall: each run under its parent, in execution order. */
 
 export interface TraceRunLike {
   traceRunId: string;
@@ -17,31 +17,45 @@ export interface TraceTreeRow<T extends TraceRunLike> {
   width: number;
 }
 
+/**
+ * Walks the tree from parent links rather than trusting one sort key: clients do not always send
+ * dotted_order, and a run whose parent is missing (not sent yet, or past the page) still shows,
+ * as a top-level row. Siblings run in dotted_order when both have one, else by start time.
+ */
 export function layoutTraceTree<T extends TraceRunLike>(runs: readonly T[]): TraceTreeRow<T>[] {
-  // dotted_order sorts runs depth first in execution order; the API already lists them so, but a
-  // second page appended later must fall into place too.
-  const ordered = [...runs].sort((a, b) => (a.dottedOrder ?? "").localeCompare(b.dottedOrder ?? ""));
-  const byId = new Map(ordered.map((run) => [run.traceRunId, run]));
-  const parents = new Set(ordered.map((run) => run.parentRunId).filter((id): id is string => Boolean(id)));
-  const depthCache = new Map<string, number>();
-  const depthOf = (run: T, guard = 0): number => {
-    const cached = depthCache.get(run.traceRunId);
-    if (cached !== undefined) return cached;
-    const parent = run.parentRunId ? byId.get(run.parentRunId) : undefined;
-    const depth = parent && guard < 64 ? depthOf(parent, guard + 1) + 1 : 0;
-    depthCache.set(run.traceRunId, depth);
-    return depth;
-  };
+  const ids = new Set(runs.map((run) => run.traceRunId));
+  const childrenOf = new Map<string | null, T[]>();
+  for (const run of runs) {
+    const parent = run.parentRunId && ids.has(run.parentRunId) ? run.parentRunId : null;
+    childrenOf.set(parent, [...(childrenOf.get(parent) ?? []), run]);
+  }
+  for (const siblings of childrenOf.values()) siblings.sort(executionOrder);
 
-  const starts = ordered.map((run) => Date.parse(run.startTime));
-  const ends = ordered.map((run, index) => starts[index] + (run.latencyMs ?? 0));
+  const starts = runs.map((run) => Date.parse(run.startTime));
   const traceStart = Math.min(...starts);
-  const span = Math.max(1, Math.max(...ends) - traceStart);
-  return ordered.map((run, index) => ({
-    run,
-    depth: depthOf(run),
-    hasChildren: parents.has(run.traceRunId),
-    offset: (starts[index] - traceStart) / span,
-    width: Math.max(0.004, (run.latencyMs ?? 0) / span),
-  }));
+  const span = Math.max(1, ...runs.map((run, index) => starts[index] + (run.latencyMs ?? 0) - traceStart));
+
+  const rows: TraceTreeRow<T>[] = [];
+  const visit = (run: T, depth: number) => {
+    const children = childrenOf.get(run.traceRunId) ?? [];
+    rows.push({
+      run,
+      depth,
+      hasChildren: children.length > 0,
+      offset: (Date.parse(run.startTime) - traceStart) / span,
+      width: Math.max(0.004, (run.latencyMs ?? 0) / span),
+    });
+    for (const child of children) visit(child, depth + 1);
+  };
+  for (const root of childrenOf.get(null) ?? []) visit(root, 0);
+  // Runs whose parent links form a cycle (malformed input) are reachable from no root: shown last,
+  // at the top level, rather than dropped. Each run is visited once, so the walk always ends.
+  const shown = new Set(rows.map((row) => row.run.traceRunId));
+  for (const run of runs) if (!shown.has(run.traceRunId)) rows.push({ run, depth: 0, hasChildren: false, offset: 0, width: 0.004 });
+  return rows;
+}
+
+function executionOrder(a: TraceRunLike, b: TraceRunLike): number {
+  if (a.dottedOrder && b.dottedOrder) return a.dottedOrder.localeCompare(b.dottedOrder);
+  return Date.parse(a.startTime) - Date.parse(b.startTime);
 }

@@ -8,6 +8,13 @@ type TraceRunNode = TraceTreeQuery["trace"]["runs"]["edges"][number]["node"];
 export function TraceWaterfall({ rows, selectedId, onSelect }: { rows: TraceTreeRow<TraceRunNode>[]; selectedId: string | null; onSelect: (id: string) => void }) {
   return (
     <ol className="waterfall" aria-label="Runs of this trace">
+      <li className="waterfall-row waterfall-head" aria-hidden="true">
+        <span>Run</span>
+        <span>Timeline</span>
+        <span className="waterfall-figure">Latency</span>
+        <span className="waterfall-figure">Tokens</span>
+        <span className="waterfall-figure">Cost</span>
+      </li>
       {rows.map(({ run, depth, offset, width }) => (
         <li key={run.traceRunId}>
           <button
@@ -24,7 +31,7 @@ export function TraceWaterfall({ rows, selectedId, onSelect }: { rows: TraceTree
               <span className="waterfall-bar" style={{ left: `${offset * 100}%`, width: `${width * 100}%` }} />
             </span>
             <span className="waterfall-figure">{formatLatency(run.latencyMs)}</span>
-            <span className="waterfall-figure">{run.usage ? `${formatTokens(run.usage.totalTokens)} tok` : ""}</span>
+            <span className="waterfall-figure">{run.usage ? formatTokens(run.usage.totalTokens) : ""}</span>
             <span className="waterfall-figure">{run.cost ? formatUsd(run.cost.totalCost) : ""}</span>
           </button>
         </li>
