@@ -44,6 +44,8 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
     context: runContext.ok && Object.keys(runContext.value).length > 0 ? runContext.value : null,
   };
   const latestRun = session.runs.at(-1) ?? null;
+  // The stored status trails a run that just started; what this page is following is newer.
+  const statusOf = (threadId: string, stored: string) => (threadId === session.threadId && session.isBusy ? "BUSY" : stored);
   const settledRuns = session.runs.filter((run) => run.isSettled).length;
   const refetchThreads = threads.refetch;
   const pickerState = `${session.threadId}:${settledRuns}`;
@@ -74,7 +76,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           session.threadId ? (
             <>
               thread <Link to={routePath({ page: "thread", threadId: session.threadId })}>{shortId(session.threadId)}</Link>
-              {session.thread && <StatusBadge status={session.thread.status} />}
+              {session.thread && <StatusBadge status={statusOf(session.threadId, session.thread.status)} />}
             </>
           ) : (
             "A new thread starts with your first message."
@@ -115,7 +117,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
                     onClick={() => goTo(selectedAssistantId, thread.threadId)}
                   >
                     <code>{shortId(thread.threadId)}</code>
-                    <StatusBadge status={thread.status} />
+                    <StatusBadge status={statusOf(thread.threadId, thread.status)} />
                     <TimeAgo iso={thread.updatedAt} />
                   </button>
                 </li>
