@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { HANGAR_PACKAGE_DIR } from "./version.js";
 
 /**
  * Process environment parsed once at start-up into a frozen object that is passed down
@@ -21,6 +22,7 @@ const EnvSchema = z.object({
   HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
+  HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
 });
 
 export interface HangarConfig {
@@ -50,6 +52,8 @@ export interface HangarConfig {
   isDevelopment: boolean;
   /** Path of the langgraph.json deployment config. */
   deploymentConfigPath: string;
+  /** The built web console (index.html + assets), served at `/`; default dist/web of the package. */
+  consoleDir: string;
 }
 
 export function loadConfig(
@@ -87,5 +91,6 @@ export function loadConfig(
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),
+    consoleDir: path.resolve(values.HANGAR_CONSOLE_DIR ?? path.join(HANGAR_PACKAGE_DIR, "dist/web")),
   });
 }

@@ -5,17 +5,28 @@ import { GraphQLError, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { UnauthenticatedError } from "../domain/errors.js";
-import { authenticateRequest } from "../http/api-keys.js";
+import { authenticateRequest, presentsApiKey } from "../http/api-keys.js";
+import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
-import type { GraphqlServerContext } from "./context.js";
+import type { Actor } from "../services/service-context.js";
 import type { GraphqlServer } from "./yoga.js";
 
 type Enveloped = ReturnType<GraphqlServer["getEnveloped"]>;
 
+/** Who opened a connection: decided at upgrade from headers, or at connection_init from its params. */
+interface Caller {
+  actor: Actor | null;
+  log: Logger;
+}
+
 /**
- * graphql-ws on the HTTP server's /graphql path. The upgrade is authenticated by the same helper
- * as HTTP requests (401 before any WebSocket exists), and every operation runs through Yoga's
- * enveloped pipeline, so context, error masking and plugins are exactly those of HTTP.
+ * graphql-ws on the HTTP server's /graphql path, authenticated by the same helper as HTTP
+ * requests. A key in the upgrade's headers is decided there (a wrong one is a 401 before any
+ * WebSocket exists). Browsers cannot set headers on a WebSocket, so an upgrade without a key is
+ * accepted and the key must then arrive in connection_init's payload (`connectionParams`:
+ * `{"x-api-key": key}` or `{"authorization": "Bearer key"}`); without a valid one the socket is
+ * closed with 4403 before any operation runs. Every operation runs through Yoga's enveloped
+ * pipeline, so context, error masking and plugins are exactly those of HTTP.
  * Returns a closer that stops accepting upgrades and closes open sockets.
  */
 export function attachGraphqlWebSocket(
@@ -24,8 +35,7 @@ export function attachGraphqlWebSocket(
   runtime: HangarRuntime,
 ): () => Promise<void> {
   const webSockets = new WebSocketServer({ noServer: true });
-  // Who opened each connection, decided once at upgrade time.
-  const callers = new WeakMap<http.IncomingMessage, GraphqlServerContext>();
+  const callers = new WeakMap<http.IncomingMessage, Caller>();
   // The enveloped execute/subscribe of each operation, keyed by its context object.
   const pipelines = new WeakMap<object, Enveloped>();
 
@@ -36,7 +46,7 @@ export function attachGraphqlWebSocket(
       return;
     }
     const actor = authenticateRequest(runtime.config.apiKeys, request.headers);
-    if (!actor) {
+    if (!actor && presentsApiKey(request.headers)) {
       refuseUpgrade(socket, 401, new UnauthenticatedError().message);
       return;
     }
@@ -50,12 +60,20 @@ export function attachGraphqlWebSocket(
     {
       execute: (args: ExecutionArgs) => pipelineOf(args).execute(args),
       subscribe: (args: ExecutionArgs) => pipelineOf(args).subscribe(args),
+      // Returning false closes the socket with 4403 Forbidden (graphql-ws's own refusal).
+      onConnect: (ctx) => {
+        const caller = callers.get(ctx.extra.request);
+        if (!caller) return false;
+        caller.actor ??= authenticateRequest(runtime.config.apiKeys, connectionParamsAsHeaders(ctx.connectionParams));
+        return caller.actor !== null;
+      },
       onSubscribe: async (ctx, _id, payload) => {
         const caller = callers.get(ctx.extra.request);
-        if (!caller) throw new Error("graphql-ws connection without an authenticated upgrade");
+        if (!caller?.actor) throw new Error("graphql-ws operation on an unauthenticated connection");
         const pipeline = graphql.getEnveloped({
           ...ctx,
-          ...caller,
+          actor: caller.actor,
+          log: caller.log,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params: payload,
@@ -107,6 +125,15 @@ function refuseUpgrade(socket: Duplex, status: 401, detail: string): void {
       "\r\n" +
       body,
   );
+}
+
+/** connection_init's payload read like headers: string values under lower-cased names. */
+function connectionParamsAsHeaders(params: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (typeof value === "string") headers[name.toLowerCase()] = value;
+  }
+  return headers;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

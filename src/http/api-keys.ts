@@ -13,6 +13,11 @@ export function authenticateRequest(apiKeys: readonly string[], headers: Headers
   return apiKeys.some((key) => safeEqual(key, presented)) ? { kind: "api-key" } : null;
 }
 
+/** Whether the request presents any key at all (right or wrong). */
+export function presentsApiKey(headers: Headers | Record<string, string | string[] | undefined>): boolean {
+  return presentedKey(headers) !== null;
+}
+
 function presentedKey(headers: Headers | Record<string, string | string[] | undefined>): string | null {
   const read = (name: string): string | null => {
     if (headers instanceof Headers) return headers.get(name);

@@ -7,13 +7,15 @@ import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { authenticateRequest } from "./api-keys.js";
 import { readBoundedBody } from "./bounded-body.js";
+import { mountConsole } from "./console-static.js";
 import { corsMiddleware } from "./cors-policy.js";
 import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
 /**
- * The HTTP surface: /ok (always open), then API-key and body-size checks for everything else,
- * /info, GraphQL at /graphql and the LangGraph-compatible REST API.
+ * The HTTP surface: /ok and the web console's static files (always open: the console asks for
+ * the key itself), then API-key and body-size checks for everything else, /info, GraphQL at
+ * /graphql and the LangGraph-compatible REST API.
  */
 export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
@@ -22,6 +24,7 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   app.get("/ok", (c) => c.json({ ok: true }));
+  mountConsole(app, runtime.config.consoleDir, runtime.log);
 
   app.use("*", async (c, next) => {
     const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });

@@ -24,16 +24,34 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** A graphql-ws client whose upgrade request carries these headers (ws accepts them; browsers cannot). */
-function connect(headers: Record<string, string>): Client {
+/**
+ * A graphql-ws client whose upgrade request carries these headers (ws accepts them; browsers
+ * cannot) and whose connection_init carries these connectionParams (what browsers use).
+ */
+function connect(headers: Record<string, string>, connectionParams?: Record<string, unknown>): Client {
   class WebSocketWithHeaders extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
       super(address, protocols, { headers });
     }
   }
-  const client = createClient({ url: graphqlWebSocketUrl(server), webSocketImpl: WebSocketWithHeaders, retryAttempts: 0 });
+  const client = createClient({
+    url: graphqlWebSocketUrl(server),
+    webSocketImpl: WebSocketWithHeaders,
+    retryAttempts: 0,
+    connectionParams,
+  });
   clients.push(client);
   return client;
+}
+
+async function countThreads(): Promise<number> {
+  const response = await server.request("/threads/count", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  return (await response.json()) as number;
+}
+
+/** The close code of a client whose connection the server ends. */
+function closeCodeOf(client: Client): Promise<number> {
+  return new Promise((resolve) => client.on("closed", (event) => resolve((event as { code: number }).code)));
 }
 
 async function executeOverWebSocket<TData, TVariables extends Record<string, unknown>>(
@@ -80,15 +98,32 @@ describe("graphql-ws on /graphql", () => {
     expect(result.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 
-  it("refuses the upgrade with 401 without a valid key, and hangs up on other paths", async () => {
-    expect(await upgradeStatus("/graphql")).toBe(401);
+  it("refuses the upgrade with 401 for a wrong key, defers a missing one to connection_init, hangs up on other paths", async () => {
     expect(await upgradeStatus("/graphql", { "x-api-key": "wrong" })).toBe(401);
+    expect(await upgradeStatus("/graphql", { authorization: "Bearer wrong" })).toBe(401);
     expect(await upgradeStatus("/graphql", { "x-api-key": API_KEY })).toBe(101);
+    // Browsers cannot send headers: the key then comes in connectionParams (below).
+    expect(await upgradeStatus("/graphql")).toBe(101);
     expect(await upgradeStatus("/threads", { "x-api-key": API_KEY })).toBe("destroyed");
   });
 
-  it("reports the refusal to a graphql-ws client", async () => {
-    const client = connect({});
-    await expect(executeOverWebSocket(client, GetThreadDocument, { threadId: "x" })).rejects.toBeTruthy();
+  it("accepts the key from connectionParams, as x-api-key or a bearer authorization", async () => {
+    for (const params of [{ "x-api-key": API_KEY }, { Authorization: `Bearer ${API_KEY}` }]) {
+      const client = connect({}, params);
+      const created = await executeOverWebSocket(client, CreateThreadDocument, { input: {} });
+      expect(created.errors).toBeUndefined();
+      expect(created.data?.createThread.thread.threadId).toBeTruthy();
+    }
+  });
+
+  it("closes with 4403 when connection_init brings no valid key, before any operation runs", async () => {
+    const threadsBefore = await countThreads();
+    for (const params of [undefined, { "x-api-key": "wrong" }, { authorization: API_KEY }]) {
+      const client = connect({}, params);
+      const closed = closeCodeOf(client);
+      await expect(executeOverWebSocket(client, CreateThreadDocument, { input: {} })).rejects.toBeTruthy();
+      expect(await closed).toBe(4403);
+    }
+    expect(await countThreads()).toBe(threadsBefore);
   });
 });

@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { build } from "vite";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** Where the browser tests leave their screenshots (gitignored), for people to look at. */
+export const ARTIFACTS_DIR = path.join(repositoryRoot, "test-artifacts/console");
+
+/** CHROMIUM_PATH, else Debian's /usr/bin/chromium, else the first chromium on PATH. */
+function findChromium(): string | null {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  const candidates = ["/usr/bin/chromium", ...(process.env.PATH ?? "").split(path.delimiter).flatMap((dir) => [
+    path.join(dir, "chromium"),
+    path.join(dir, "chromium-browser"),
+  ])];
+  return candidates.find((candidate) => fs.existsSync(candidate)) ?? null;
+}
+
+/**
+ * Builds the console from the current sources into a fresh temporary directory, so the browser
+ * tests never run against a missing or stale dist/web. Returns the directory (for
+ * HANGAR_CONSOLE_DIR) and its remover.
+ */
+export async function buildConsoleIntoTempDir(): Promise<{ directory: string; remove: () => Promise<void> }> {
+  const directory = await fsp.mkdtemp(path.join(os.tmpdir(), "hangar-console-e2e-"));
+  // Vite and the React plugin take NODE_ENV from the process when it is set, and the test runner
+  // sets it to "test": without this the build would mix development JSX with production React.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    await build({
+      configFile: path.join(repositoryRoot, "web/vite.config.ts"),
+      logLevel: "warn",
+      build: { outDir: directory, emptyOutDir: true },
+    });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
+  return { directory, remove: () => fsp.rm(directory, { recursive: true, force: true }) };
+}
+
+/** Headless Chromium; a missing browser fails the test run with what to install, never skips it. */
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = findChromium();
+  if (!executablePath || !fs.existsSync(executablePath)) {
+    throw new Error(
+      `Chromium is needed for the console's browser tests but was not found (${executablePath ?? "not at /usr/bin/chromium nor on PATH"}). ` +
+        "Install it (Debian/Ubuntu: apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.",
+    );
+  }
+  return chromium.launch({ executablePath, headless: true, args: ["--no-sandbox"] });
+}
+
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  await fsp.mkdir(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: options.fullPage ?? false, animations: "disabled" });
+}
+
+/** Collects the page's console errors and failed requests, so a test can assert there were none. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console: ${message.text()}`);
+  });
+  return errors;
+}

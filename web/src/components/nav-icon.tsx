@@ -1,0 +1,16 @@
+// 20×20 stroke icons for the navigation, drawn inline (no icon font or sprite to load).
+const PATHS: Record<string, string> = {
+  assistants: "M10 3a3 3 0 1 1 0 6 3 3 0 0 1 0-6zM4 17c0-3.3 2.7-5 6-5s6 1.7 6 5",
+  playground: "M4 4h12v9H8l-4 3zM7 8h6M7 11h4",
+  threads: "M4 5h12M4 10h12M4 15h8",
+  traces: "M3 16l4-6 4 3 6-9M3 4v12h14",
+  crons: "M10 3a7 7 0 1 1 0 14 7 7 0 0 1 0-14zM10 6v4l3 2",
+};
+
+export function NavIcon({ name }: { name: string }) {
+  return (
+    <svg className="nav-icon" viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
+      <path d={PATHS[name] ?? ""} fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}

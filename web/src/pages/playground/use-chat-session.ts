@@ -1,0 +1,224 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, execute } from "../../api/graphql-client.js";
+import { subscribe } from "../../api/subscriptions.js";
+import {
+  CancelRunDocument,
+  CreateThreadDocument,
+  PlaygroundThreadDocument,
+  RunEventsDocument,
+  RunOutcomeDocument,
+  StartRunDocument,
+  type CreateRunInput,
+  type MultitaskStrategy,
+  type PlaygroundThreadQuery,
+  type RunOutcomeQuery,
+} from "../../generated/graphql.js";
+import type { ChatMessage } from "../../lib/chat-messages.js";
+import { routePath } from "../../lib/routes.js";
+import {
+  applyRunEvent,
+  conversationOf,
+  endRunStream,
+  readInterrupts,
+  startRunStream,
+  type InterruptInfo,
+  type RunStreamState,
+} from "../../lib/run-stream.js";
+import { navigate } from "../../router.js";
+
+// Full states after each step, the tokens of the step in progress, and which node finished.
+const STREAM_MODES: CreateRunInput["streamMode"] = ["VALUES", "UPDATES", "MESSAGES_TUPLE"];
+
+type ThreadSnapshot = PlaygroundThreadQuery["thread"];
+
+export interface SessionRun {
+  stream: RunStreamState;
+  /** Ended, and the thread was re-read afterwards: its stored values now hold what it did. */
+  isSettled: boolean;
+  outcome: RunOutcomeQuery["run"] | null;
+}
+
+export interface RunOptions {
+  strategy: MultitaskStrategy;
+  /** Overlaid on the assistant's context for this run only. */
+  context: Record<string, unknown> | null;
+}
+
+/**
+ * A chat on one thread: starts runs (creating the thread on the first message), follows each
+ * run's events over graphql-ws until it ends, then re-reads the thread. Runs already active when
+ * the thread is opened are followed too (runEvents replays what they streamed so far).
+ */
+export function useChatSession(assistantId: string | null, threadIdFromUrl: string | null) {
+  const [threadId, setThreadId] = useState(threadIdFromUrl);
+  const threadIdRef = useRef(threadIdFromUrl);
+  const [thread, setThread] = useState<ThreadSnapshot | null>(null);
+  const [runs, setRuns] = useState<SessionRun[]>([]);
+  const [pendingText, setPendingText] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const unsubscribers = useRef(new Map<string, () => void>());
+
+  const updateRun = (runId: string, change: (run: SessionRun) => SessionRun) =>
+    setRuns((previous) => previous.map((run) => (run.stream.runId === runId ? change(run) : run)));
+
+  const loadThread = useCallback(async (id: string | null): Promise<ThreadSnapshot | null> => {
+    if (!id) return null;
+    try {
+      const { thread: loaded } = await execute(PlaygroundThreadDocument, { threadId: id });
+      if (threadIdRef.current === id) setThread(loaded);
+      return loaded;
+    } catch (caught) {
+      setError(asApiError(caught));
+      return null;
+    }
+  }, []);
+
+  const finish = useCallback(
+    async (runId: string) => {
+      unsubscribers.current.delete(runId);
+      updateRun(runId, (run) => ({ ...run, stream: endRunStream(run.stream) }));
+      const [outcome] = await Promise.all([
+        execute(RunOutcomeDocument, { runId }).catch(() => null), // rollback deletes the run
+        loadThread(threadIdRef.current),
+      ]);
+      updateRun(runId, (run) => ({ ...run, isSettled: true, outcome: outcome?.run ?? null }));
+      setPendingText(null);
+    },
+    [loadThread],
+  );
+
+  const follow = useCallback(
+    (runId: string) => {
+      if (unsubscribers.current.has(runId)) return;
+      setRuns((previous) =>
+        previous.some((run) => run.stream.runId === runId)
+          ? previous
+          : [...previous, { stream: startRunStream(runId), isSettled: false, outcome: null }],
+      );
+      const unsubscribe = subscribe(
+        RunEventsDocument,
+        { runId },
+        {
+          next: (data) => updateRun(runId, (run) => ({ ...run, stream: applyRunEvent(run.stream, data.runEvents) })),
+          error: (caught) => {
+            setError(caught);
+            void finish(runId);
+          },
+          complete: () => void finish(runId),
+        },
+      );
+      unsubscribers.current.set(runId, unsubscribe);
+    },
+    [finish],
+  );
+
+  // Another thread was picked (or "new thread"): drop this one's streams and state.
+  useEffect(() => {
+    if (threadIdFromUrl === threadIdRef.current) return;
+    for (const unsubscribe of unsubscribers.current.values()) unsubscribe();
+    unsubscribers.current.clear();
+    threadIdRef.current = threadIdFromUrl;
+    setThreadId(threadIdFromUrl);
+    setThread(null);
+    setRuns([]);
+    setPendingText(null);
+    setError(null);
+  }, [threadIdFromUrl]);
+
+  useEffect(() => {
+    let isCurrent = true;
+    void loadThread(threadId).then((loaded) => {
+      if (!isCurrent || !loaded) return;
+      for (const { node } of loaded.runs.edges) {
+        if (node.status === "PENDING" || node.status === "RUNNING") follow(node.runId);
+      }
+    });
+    return () => {
+      isCurrent = false;
+    };
+  }, [threadId, loadThread, follow]);
+
+  useEffect(() => {
+    const subscriptions = unsubscribers.current;
+    return () => {
+      for (const unsubscribe of subscriptions.values()) unsubscribe();
+      subscriptions.clear();
+    };
+  }, []);
+
+  const startRun = async (input: Pick<CreateRunInput, "input" | "command">, options: RunOptions): Promise<boolean> => {
+    if (!assistantId) return false;
+    setError(null);
+    try {
+      let id = threadIdRef.current;
+      if (!id) {
+        const created = await execute(CreateThreadDocument, { input: { metadata: { assistant_id: assistantId } } });
+        id = created.createThread.thread.threadId;
+        threadIdRef.current = id;
+        setThreadId(id);
+        navigate(routePath({ page: "playground", assistantId, threadId: id }), { replace: true });
+      }
+      const { createRun } = await execute(StartRunDocument, {
+        input: {
+          ...input,
+          threadId: id,
+          assistantId,
+          streamMode: STREAM_MODES,
+          multitaskStrategy: options.strategy,
+          context: options.context,
+        },
+      });
+      follow(createRun.run.runId);
+      return true;
+    } catch (caught) {
+      setError(asApiError(caught));
+      setPendingText(null);
+      return false;
+    }
+  };
+
+  const sendMessage = (text: string, options: RunOptions) => {
+    setPendingText(text);
+    return startRun({ input: { messages: [{ role: "user", content: text }] } }, options);
+  };
+  const sendInput = (input: unknown, options: RunOptions) => startRun({ input }, options);
+  const resume = (value: unknown, options: RunOptions) => startRun({ command: { resume: value } }, options);
+  const cancel = async (runId: string) => {
+    try {
+      await execute(CancelRunDocument, { input: { runId, action: "INTERRUPT" } });
+    } catch (caught) {
+      setError(asApiError(caught));
+    }
+  };
+
+  // The run whose stream is on screen: a live one (the oldest still running, for enqueued runs),
+  // or one that ended but whose thread re-read has not arrived yet.
+  const unsettled = runs.filter((run) => !run.isSettled);
+  const shownRun = unsettled.find((run) => run.stream.phase !== "pending") ?? unsettled[0] ?? null;
+  const messages: ChatMessage[] = conversationOf(thread?.values ?? null, shownRun?.stream ?? null, pendingText);
+  const interrupts: InterruptInfo[] =
+    shownRun && shownRun.stream.interrupts.length > 0
+      ? shownRun.stream.interrupts
+      : unsettled.length === 0 && thread?.status === "INTERRUPTED"
+        ? readInterrupts(thread.state?.interrupts)
+        : [];
+
+  return {
+    threadId,
+    thread,
+    runs,
+    messages,
+    interrupts,
+    isBusy: unsettled.length > 0 || thread?.status === "BUSY",
+    error,
+    clearError: () => setError(null),
+    sendMessage,
+    sendInput,
+    resume,
+    cancel,
+  };
+}
+
+function asApiError(caught: unknown): ApiError {
+  return caught instanceof ApiError ? caught : new ApiError(String(caught), null, 0);
+}

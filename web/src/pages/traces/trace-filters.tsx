@@ -1,0 +1,151 @@
+import type { TraceListQueryVariables } from "../../generated/graphql.js";
+
+export type RangePreset = "1h" | "24h" | "7d" | "30d" | "90d" | "custom";
+
+export interface TraceFilterValues {
+  range: RangePreset;
+  /** datetime-local values, used when range is "custom". */
+  customFrom: string;
+  customTo: string;
+  runType: string;
+  model: string;
+  status: "any" | "error" | "ok";
+  rootsOnly: boolean;
+  /** Matched against the names of the rows already loaded: the API has no name filter. */
+  nameContains: string;
+}
+
+export const DEFAULT_FILTERS: TraceFilterValues = {
+  range: "7d",
+  customFrom: "",
+  customTo: "",
+  runType: "",
+  model: "",
+  status: "any",
+  rootsOnly: true,
+  nameContains: "",
+};
+
+const RANGE_MS: Record<Exclude<RangePreset, "custom">, number> = {
+  "1h": 3_600_000,
+  "24h": 86_400_000,
+  "7d": 7 * 86_400_000,
+  "30d": 30 * 86_400_000,
+  "90d": 90 * 86_400_000,
+};
+
+/** The concrete [from, to) of the filters at `now`. */
+export function timeWindow(filters: TraceFilterValues, now: Date): { from: Date; to: Date } {
+  if (filters.range === "custom") {
+    const from = filters.customFrom ? new Date(filters.customFrom) : new Date(now.getTime() - RANGE_MS["7d"]);
+    const to = filters.customTo ? new Date(filters.customTo) : new Date(now.getTime() + 60_000);
+    return { from, to };
+  }
+  // A minute of slack so a run that starts while the page is open still falls inside.
+  return { from: new Date(now.getTime() - RANGE_MS[filters.range]), to: new Date(now.getTime() + 60_000) };
+}
+
+/**
+ * Model calls are never roots (a graph run is), so filtering by model or by a run type other
+ * than chain searches every run, not only whole traces.
+ */
+export function searchesRootsOnly(filters: TraceFilterValues): boolean {
+  return filters.rootsOnly && !filters.model && (filters.runType === "" || filters.runType === "chain");
+}
+
+export function listVariables(filters: TraceFilterValues, period: { from: Date; to: Date }): TraceListQueryVariables {
+  return {
+    first: 50,
+    rootsOnly: searchesRootsOnly(filters),
+    runType: filters.runType || null,
+    model: filters.model || null,
+    hasError: filters.status === "any" ? null : filters.status === "error",
+    startTimeFrom: period.from.toISOString(),
+    startTimeTo: period.to.toISOString(),
+  };
+}
+
+const RUN_TYPES = ["chain", "llm", "tool", "retriever", "embedding", "prompt", "parser"];
+
+interface TraceFiltersProps {
+  value: TraceFilterValues;
+  models: string[];
+  onChange: (next: TraceFilterValues) => void;
+  onRefresh: () => void;
+}
+
+export function TraceFilters({ value, models, onChange, onRefresh }: TraceFiltersProps) {
+  const set = <K extends keyof TraceFilterValues>(key: K, next: TraceFilterValues[K]) => onChange({ ...value, [key]: next });
+  return (
+    <div className="toolbar toolbar-wrap" role="search" aria-label="Trace filters">
+      <input
+        type="search"
+        className="search-input"
+        placeholder="Name contains (loaded rows)"
+        aria-label="Filter the loaded traces by name"
+        data-search
+        value={value.nameContains}
+        onChange={(event) => set("nameContains", event.target.value)}
+      />
+      <label className="inline-field">
+        Time
+        <select value={value.range} onChange={(event) => set("range", event.target.value as RangePreset)}>
+          <option value="1h">Last hour</option>
+          <option value="24h">Last 24 hours</option>
+          <option value="7d">Last 7 days</option>
+          <option value="30d">Last 30 days</option>
+          <option value="90d">Last 90 days</option>
+          <option value="custom">Custom…</option>
+        </select>
+      </label>
+      {value.range === "custom" && (
+        <>
+          <input type="datetime-local" aria-label="From" value={value.customFrom} onChange={(event) => set("customFrom", event.target.value)} />
+          <input type="datetime-local" aria-label="To" value={value.customTo} onChange={(event) => set("customTo", event.target.value)} />
+        </>
+      )}
+      <label className="inline-field">
+        Type
+        <select value={value.runType} onChange={(event) => set("runType", event.target.value)}>
+          <option value="">Any</option>
+          {RUN_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        Model
+        <select value={value.model} onChange={(event) => set("model", event.target.value)}>
+          <option value="">Any</option>
+          {models.map((model) => (
+            <option key={model} value={model}>
+              {model}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        Status
+        <select value={value.status} onChange={(event) => set("status", event.target.value as TraceFilterValues["status"])}>
+          <option value="any">Any</option>
+          <option value="error">Errors</option>
+          <option value="ok">No error</option>
+        </select>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={searchesRootsOnly(value)}
+          disabled={value.rootsOnly && !searchesRootsOnly(value)}
+          onChange={(event) => set("rootsOnly", event.target.checked)}
+        />
+        Whole traces only
+      </label>
+      <button type="button" className="button button-small" onClick={onRefresh}>
+        Refresh
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,90 @@
+import { useQuery } from "../../api/use-query.js";
+import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
+import { JsonView } from "../../components/json-view.js";
+import { TraceRunDetailDocument } from "../../generated/graphql.js";
+import { formatDateTime, formatLatency } from "../../lib/format.js";
+import { RenderedMessageView } from "./rendered-message.js";
+import { UsageBreakdown } from "./usage-breakdown.js";
+
+/** One run of a trace: timings, token and cost breakdown, rendered messages, raw inputs and outputs. */
+export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
+  const detail = useQuery(TraceRunDetailDocument, { traceRunId });
+  const run = detail.data?.traceRun;
+  if (!run) {
+    return (
+      <section className="panel trace-run-panel">{detail.isLoading ? <Loading /> : <ErrorBanner error={detail.error} onRetry={detail.refetch} />}</section>
+    );
+  }
+  const rendered = run.rendered;
+  return (
+    <section className="panel trace-run-panel" aria-labelledby="trace-run-title" data-testid="trace-run-panel">
+      <header className="trace-run-header">
+        <h2 className="panel-title" id="trace-run-title">
+          {run.name ?? "(unnamed)"}
+        </h2>
+        <StatusBadge status={run.status} />
+        <span className={`run-type run-type-${run.runType ?? "other"}`}>{run.runType ?? "run"}</span>
+        {run.modelName && (
+          <span className="chip">
+            {run.provider ? `${run.provider} / ` : ""}
+            {run.modelName}
+          </span>
+        )}
+      </header>
+      <dl className="facts facts-inline">
+        <dt>Started</dt>
+        <dd>{formatDateTime(run.startTime)}</dd>
+        <dt>Latency</dt>
+        <dd>{formatLatency(run.latencyMs)}</dd>
+        {run.timeToFirstTokenMs != null && (
+          <>
+            <dt>First token</dt>
+            <dd>{formatLatency(run.timeToFirstTokenMs)}</dd>
+          </>
+        )}
+        {run.tags.length > 0 && (
+          <>
+            <dt>Tags</dt>
+            <dd>{run.tags.join(", ")}</dd>
+          </>
+        )}
+      </dl>
+      {run.error && <ErrorBanner error={run.error} />}
+      {(run.usage || run.cost) && <UsageBreakdown usage={run.usage ?? null} cost={run.cost ?? null} />}
+      {rendered ? (
+        <div className="rendered" data-testid="rendered-messages">
+          <h3 className="subheading">Input messages</h3>
+          {rendered.inputMessages.map((message, index) => (
+            <RenderedMessageView key={index} message={message} />
+          ))}
+          <h3 className="subheading">Output</h3>
+          {rendered.outputMessages.length === 0 && <p className="muted">No output messages.</p>}
+          {rendered.outputMessages.map((message, index) => (
+            <RenderedMessageView key={index} message={message} />
+          ))}
+          {rendered.format === "UNRECOGNIZED" && <p className="muted">The messages were in a format Hangar does not recognise.</p>}
+        </div>
+      ) : (
+        <p className="muted">Only model calls have rendered messages; the raw inputs and outputs are below.</p>
+      )}
+      {[...run.warnings, ...(rendered?.warnings ?? [])].length > 0 && (
+        <div className="banner banner-warning">
+          <strong>Stored with warnings:</strong>
+          <ul>
+            {[...new Set([...run.warnings, ...(rendered?.warnings ?? [])])].map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <details className="raw">
+        <summary>Raw inputs</summary>
+        <JsonView value={run.inputs} label="Raw inputs" />
+      </details>
+      <details className="raw">
+        <summary>Raw outputs</summary>
+        <JsonView value={run.outputs} label="Raw outputs" />
+      </details>
+    </section>
+  );
+}

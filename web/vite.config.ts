@@ -1,0 +1,30 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The web console: built into dist/web, which the server serves at / and /console/ (see
+ * src/http/console-static.ts). Everything lives under /console/ so no asset or client route can
+ * collide with an API path. `npm run dev:web` serves it with hot reload and proxies /graphql
+ * (HTTP and WebSocket) to a running Hangar (HANGAR_URL, default http://127.0.0.1:2024).
+ */
+export default defineConfig({
+  root: here,
+  base: "/console/",
+  plugins: [react()],
+  build: {
+    outDir: path.resolve(here, "../dist/web"),
+    emptyOutDir: true,
+    target: "es2022",
+    // One small app: a single chunk loads faster than a waterfall of route chunks.
+    chunkSizeWarningLimit: 400,
+  },
+  server: {
+    proxy: {
+      "/graphql": { target: process.env.HANGAR_URL ?? "http://127.0.0.1:2024", ws: true, changeOrigin: true },
+    },
+  },
+});
