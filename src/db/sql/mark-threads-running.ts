@@ -12,7 +12,7 @@ export async function markThreadsRunning(
 ): Promise<void> {
   if (threads.length === 0) return;
   await manager.query(
-    `UPDATE threads SET status = 'busy', metadata = threads.metadata || r -> 1, updated_at = $2
+    `UPDATE threads SET status = 'busy', metadata = threads.metadata || (r -> 1), updated_at = $2
      FROM jsonb_array_elements($1::jsonb) AS r WHERE threads.thread_id = (r ->> 0)::uuid`,
     [JSON.stringify(threads.map((thread) => [thread.threadId, thread.metadata])), now],
   );
