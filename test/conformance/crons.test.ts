@@ -1,4 +1,4 @@
-import type { Cron } from "@langchain/langgraph-sdk";
+import type { CronCreateResponse } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemAssistantId } from "../../src/domain/ids.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
@@ -108,7 +108,7 @@ describe("crons through the official SDK client", () => {
   it("searches, counts, updates and deletes", async () => {
     const assistant = await server.client.assistants.create({ graphId: "echo", name: "cron owner" });
     const thread = await server.client.threads.create();
-    const created: Cron[] = [];
+    const created: CronCreateResponse[] = [];
     for (const schedule of ["0 1 * * *", "0 2 * * *", "0 3 * * *"]) {
       created.push(await server.client.crons.create(assistant.assistant_id, { schedule, input: human(schedule) }));
     }
