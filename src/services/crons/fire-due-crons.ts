@@ -68,7 +68,10 @@ interface BatchOutcome {
  * Catch-up rule: a cron's next slot is the first one after *now*, not after the slot it fired, so
  * however many slots passed while no scheduler ran, a cron fires once on start-up, not in a burst.
  */
-export async function fireDueCrons(ctx: CronFiringContext, options: { batchSize: number }): Promise<CronTick> {
+export async function fireDueCrons(
+  ctx: CronFiringContext,
+  options: { batchSize: number; concurrency?: number },
+): Promise<CronTick> {
   const started = performance.now();
   const tick: CronTick = {
     fired: 0,
@@ -79,17 +82,22 @@ export async function fireDueCrons(ctx: CronFiringContext, options: { batchSize:
     nextDueAt: null,
     effects: { firstRunAfter: null, cancellations: [] },
   };
-  for (;;) {
-    const batch = await withTransaction(ctx.db, (manager) => fireBatch(manager, ctx.now(), options.batchSize, ctx.log));
-    tick.batches++;
-    tick.fired += batch.fired;
-    tick.refused += batch.refused;
-    tick.deferred += batch.deferred;
-    tick.effects.cancellations.push(...batch.cancellations);
-    tick.effects.firstRunAfter = earliest(tick.effects.firstRunAfter, batch.firstRunAfter);
-    // A short batch means nothing else was due (deferred crons wait for the next tick).
-    if (batch.claimed < options.batchSize || batch.claimed === batch.deferred) break;
-  }
+  // Several loops claim in parallel (SKIP LOCKED keeps their batches disjoint), each on its own
+  // connection; each stops at a short batch, which means nothing else was due (deferred crons
+  // wait for the next tick).
+  const loop = async () => {
+    for (;;) {
+      const batch = await withTransaction(ctx.db, (manager) => fireBatch(manager, ctx.now(), options.batchSize, ctx.log));
+      tick.batches++;
+      tick.fired += batch.fired;
+      tick.refused += batch.refused;
+      tick.deferred += batch.deferred;
+      tick.effects.cancellations.push(...batch.cancellations);
+      tick.effects.firstRunAfter = earliest(tick.effects.firstRunAfter, batch.firstRunAfter);
+      if (batch.claimed < options.batchSize || batch.claimed === batch.deferred) return;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, loop));
   tick.nextDueAt = await nextCronDueAt(ctx.db.dataSource.manager);
   tick.durationMs = performance.now() - started;
   return tick;
