@@ -121,8 +121,10 @@ describe("crons connection", () => {
   it("filters and pages", async () => {
     const { createAssistant } = await executeOk(server, CreateAssistantDocument, { input: { graphId: "echo" } });
     const assistantId = createAssistant.assistant.assistantId;
+    const enabledNext: Array<{ schedule: string; nextRunAt: string }> = [];
     for (const schedule of ["0 1 * * *", "0 2 * * *", "0 3 * * *", "0 4 * * *"]) {
-      await executeOk(server, CreateCronDocument, { input: { assistantId, schedule, enabled: schedule !== "0 4 * * *" } });
+      const { createCron } = await executeOk(server, CreateCronDocument, { input: { assistantId, schedule, enabled: schedule !== "0 4 * * *" } });
+      if (createCron.cron.nextRunAt) enabledNext.push({ schedule, nextRunAt: createCron.cron.nextRunAt });
     }
     const seen: string[] = [];
     let after: string | null = null;
@@ -131,8 +133,10 @@ describe("crons connection", () => {
       seen.push(...page.crons.edges.map((edge) => edge.node.schedule));
       after = page.crons.pageInfo.hasNextPage ? page.crons.pageInfo.endCursor : null;
     } while (after);
-    // The disabled one has no next run: it sorts last.
-    expect(seen).toEqual(["0 1 * * *", "0 2 * * *", "0 3 * * *", "0 4 * * *"]);
+    // Soonest first (which daily slot comes first depends on the time of day); the disabled one
+    // has no next run and sorts last.
+    const soonestFirst = enabledNext.sort((a, b) => Date.parse(a.nextRunAt) - Date.parse(b.nextRunAt)).map((cron) => cron.schedule);
+    expect(seen).toEqual([...soonestFirst, "0 4 * * *"]);
     const disabled = await executeOk(server, ListCronsDocument, { assistantId, enabled: false });
     expect(disabled.crons.edges.map((edge) => edge.node)).toEqual([{ cronId: expect.any(String), schedule: "0 4 * * *", enabled: false, nextRunAt: null }]);
     expect((await executeOk(server, ListCronsDocument, { assistantId: "no-such-graph" })).crons.totalCount).toBe(0);
