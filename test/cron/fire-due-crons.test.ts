@@ -43,6 +43,11 @@ describe("firing", () => {
     const fired = (await server.client.runs.list(thread.thread_id)).find((run) => run.run_id !== busy.run_id)!;
     expect(fired).toMatchObject({ multitask_strategy: "enqueue", metadata: { owner: "ops", cron_id: cron.cron_id } });
     await server.client.runs.join(thread.thread_id, fired.run_id);
+    // An ordinary run: its stream can be joined (replayed from the stored events).
+    const events = [];
+    for await (const part of server.client.runs.joinStream(thread.thread_id, fired.run_id)) events.push(part.event);
+    expect(events[0]).toBe("metadata");
+    expect(events).toContain("values");
     // Both ran, the user's first: the firing did not clobber it.
     expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("success");
     expect((await server.client.runs.get(thread.thread_id, fired.run_id)).status).toBe("success");
@@ -65,6 +70,8 @@ describe("firing", () => {
     expect(threads[0]!.values).toEqual({ messages: [{ role: "user", content: "stateless tick" }, { role: "assistant", content: "echo: stateless tick" }] });
     const [run] = await server.client.runs.list(threads[0]!.thread_id);
     expect(run).toMatchObject({ status: "success", metadata: { cron_id: cron.cron_id } });
+    // Traced like any run.
+    await waitUntil(async () => expect((await server.request(`/tracing/runs/${run!.run_id}`)).status).toBe(200));
   });
 
   it("a stateless cron's thread (with its run) is deleted after the run by default", async () => {
