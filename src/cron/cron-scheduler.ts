@@ -63,6 +63,7 @@ export async function startCronScheduler(runtime: HangarRuntime, log: Logger): P
     isReady = true;
   });
   let closing = false;
+  let restartDelayMs = RESTART_DELAY_MS;
 
   const jobData: SchedulerJobData = {
     databaseUrl: config.databaseUrl,
@@ -112,7 +113,6 @@ export async function startCronScheduler(runtime: HangarRuntime, log: Logger): P
   }
 
   // The job thread exits only on a crash (or on stop): start it again, the schedule is in the database.
-  let restartDelayMs = RESTART_DELAY_MS;
   bree.on("worker deleted", () => {
     if (closing) return;
     log.error({ restartInMs: restartDelayMs }, "cron scheduler job exited; restarting it");
