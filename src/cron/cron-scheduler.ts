@@ -97,7 +97,7 @@ export async function startCronScheduler(runtime: HangarRuntime, log: Logger): P
         const { effects, ...tick } = await cronsService.fireDue(ctx, { batchSize: config.cronBatchSize });
         cronsService.announceFiring(ctx, effects);
         reportTick(tick);
-        post({ kind: "fired", requestId: message.requestId, outcome: { nextDueAt: tick.nextDueAt, retrySoon: tick.deferred > 0 } });
+        post({ kind: "fired", requestId: message.requestId, outcome: { nextDueAt: tick.nextDueAt, retrySoon: tick.retrySoon } });
       } catch (error) {
         post({ kind: "fired", requestId: message.requestId, outcome: { error: coerceError(error).message } });
       }

@@ -2,7 +2,7 @@
 export interface TickOutcome {
   /** The earliest slot still to fire; null when no enabled cron has one. */
   nextDueAt: Date | null;
-  /** Some due crons could not be fired now (their thread was locked elsewhere): try again shortly. */
+  /** Due crons this tick could not take (their thread, or they, locked elsewhere): try again shortly. */
   retrySoon: boolean;
 }
 
@@ -11,7 +11,7 @@ export interface TickClockOptions {
   tick: () => Promise<TickOutcome>;
   /** Longest sleep: a safety net for a lost wake-up (a missed NOTIFY, a clock jump). */
   safetyPollMs: number;
-  /** Sleep before retrying crons that were due but deferred. */
+  /** Sleep before retrying due crons the last tick could not take. */
   retryMs?: number;
   /** Sleep after a failed tick, doubled per consecutive failure up to safetyPollMs. */
   errorBackoffMs?: number;

@@ -82,7 +82,7 @@ async function openDatabaseDriver(databaseUrl: string): Promise<Driver> {
       const { effects, ...tick } = await fireDueCrons(ctx, { batchSize: options.batchSize, concurrency: FIRING_CONCURRENCY });
       if (effects.firstRunAfter || effects.cancellations.length > 0) send({ kind: "announce", effects });
       send({ kind: "ticked", tick });
-      return { nextDueAt: tick.nextDueAt, retrySoon: tick.deferred > 0 };
+      return { nextDueAt: tick.nextDueAt, retrySoon: tick.retrySoon };
     },
     async close() {
       await listener.close();

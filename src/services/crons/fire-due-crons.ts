@@ -48,6 +48,12 @@ export interface CronTick {
   durationMs: number;
   /** The earliest slot still to fire (possibly already due when some were deferred). */
   nextDueAt: Date | null;
+  /**
+   * Crons were due that this tick could not take: deferred ones, or ones another scheduler is
+   * firing right now (locked, so skipped). Tick again shortly rather than at once, which would
+   * spin on those locks for as long as the other tick lasts (~1 s for 10,000 crons).
+   */
+  retrySoon: boolean;
   effects: FiringEffects;
 }
 
@@ -80,8 +86,10 @@ export async function fireDueCrons(
     batches: 0,
     durationMs: 0,
     nextDueAt: null,
+    retrySoon: false,
     effects: { firstRunAfter: null, cancellations: [] },
   };
+  const firstClaimAt = ctx.now();
   // Several loops claim in parallel (SKIP LOCKED keeps their batches disjoint), each on its own
   // connection; each stops at a short batch, which means nothing else was due (deferred crons
   // wait for the next tick).
@@ -99,6 +107,11 @@ export async function fireDueCrons(
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, loop));
   tick.nextDueAt = await nextCronDueAt(ctx.db.dataSource.manager);
+  // A slot that came due after the first claim is simply next; one due before it and not taken
+  // by any batch of this tick is held by someone else.
+  const claimedNone = tick.fired + tick.refused + tick.deferred === 0;
+  const heldElsewhere = claimedNone && tick.nextDueAt !== null && tick.nextDueAt <= firstClaimAt;
+  tick.retrySoon = tick.deferred > 0 || heldElsewhere;
   tick.durationMs = performance.now() - started;
   return tick;
 }
