@@ -103,6 +103,10 @@ export interface ServerOptions {
   logPath: string;
   /** Write a V8 CPU profile (.cpuprofile) into this directory when the server exits. */
   cpuProfDir?: string;
+  /** Extra `serve` arguments (e.g. --no-worker). */
+  args?: string[];
+  /** Environment over the inherited one (e.g. LOG_LEVEL for a suite that reads the server log). */
+  env?: Record<string, string>;
 }
 
 export interface ServerProcess {
@@ -175,7 +179,7 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath)],
+    [...nodeArgs, "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
       env: {
@@ -186,6 +190,7 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
         LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "warn",
         HANGAR_API_KEYS: "",
         NODE_ENV: "production",
+        ...options.env,
       },
       stdio: ["ignore", logFd, logFd],
     },

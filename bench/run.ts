@@ -10,14 +10,17 @@
  *   BENCH_RUNS, BENCH_RUN_CONCURRENCY, BENCH_SEQUENTIAL_RUNS, BENCH_STREAMS, BENCH_SQL_RUNS,
  *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1.
  * - crud (bench/crud.ts): assistants and threads REST operations; BENCH_CONCURRENCY, BENCH_OPERATIONS.
+ * - crons (bench/crons.ts): 10,000 crons due at one minute boundary: firing lag p50/p99, the
+ *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
 import { timestamp } from "./bench-kit.js";
+import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { runEngineSuite } from "./runs.js";
 
-const SUITES: Record<string, (stamp: string) => Promise<void>> = { runs: runEngineSuite, crud: crudSuite };
+const SUITES: Record<string, (stamp: string) => Promise<void>> = { runs: runEngineSuite, crud: crudSuite, crons: cronsSuite };
 
 async function main() {
   const requested = [...process.argv.slice(2), ...(process.env.BENCH ?? "").split(",")]

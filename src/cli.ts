@@ -8,10 +8,12 @@ import { HANGAR_VERSION } from "./version.js";
 const HELP = `hangar ${HANGAR_VERSION}: a self-hosted server for LangGraph.js agents
 
 Usage:
-  hangar serve [--config ./langgraph.json] [--port 2024] [--no-worker]
-                    serve the API (REST, GraphQL) and execute runs; --no-worker serves only the API
-  hangar worker [--config ./langgraph.json]
-                    execute runs only (no HTTP), beside API processes on the same database
+  hangar serve [--config ./langgraph.json] [--port 2024] [--no-worker] [--no-cron]
+                    serve the API (REST, GraphQL), execute runs and fire crons; --no-worker
+                    executes no runs, --no-cron fires no crons (every process may fire them:
+                    each slot fires once per database)
+  hangar worker [--config ./langgraph.json] [--no-cron]
+                    execute runs and fire crons (no HTTP), beside API processes on the same database
   hangar migrate    apply database migrations and exit
   hangar --help | --version
 
@@ -22,6 +24,8 @@ Environment:
   HANGAR_API_KEYS   comma-separated API keys; unset leaves the API open
   REDIS_URL         fan run events out across processes (needed when API and worker are split)
   HANGAR_WORKER_CONCURRENCY  runs executed at once per process (default 16)
+  HANGAR_CRON_BATCH_SIZE     crons fired per transaction (default 1000)
+  HANGAR_CRON_POLL_MS        the cron scheduler's safety-net poll (default 30000)
   LOG_LEVEL         fatal|error|warn|info|debug|trace (default info)
 `;
 
@@ -35,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
       "no-worker": { type: "boolean" },
+      "no-cron": { type: "boolean" },
     },
   });
   if (values.version) {
@@ -51,7 +56,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`--port must be a port number, got '${values.port}'\n`);
     return 1;
   }
-  const roles = command === "worker" ? { api: false, worker: true } : { api: true, worker: !values["no-worker"] };
+  const cron = !values["no-cron"];
+  const roles = command === "worker" ? { api: false, worker: true, cron } : { api: true, worker: !values["no-worker"], cron };
   const config = loadConfig(process.env, { configPath: values.config, port, roles });
   const log = createLogger(config.logLevel);
 

@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   HANGAR_RUN_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(24),
   HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  HANGAR_CRON_BATCH_SIZE: z.coerce.number().int().min(1).max(20_000).default(1_000),
+  HANGAR_CRON_POLL_MS: z.coerce.number().int().min(100).default(30_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
@@ -46,8 +48,12 @@ export interface HangarConfig {
   dbPoolSize: number;
   /** How long stored stream events stay replayable (Last-Event-ID, Run.events). */
   eventRetentionSeconds: number;
-  /** Which parts this process runs: the HTTP API, the run worker, or both (serve). */
-  roles: Readonly<{ api: boolean; worker: boolean }>;
+  /** Crons the scheduler claims and fires per transaction. */
+  cronBatchSize: number;
+  /** The cron scheduler's longest sleep (a safety net: it wakes at each due time and on changes). */
+  cronPollMs: number;
+  /** Which parts this process runs: the HTTP API, the run worker, the cron scheduler. */
+  roles: Readonly<HangarRoles>;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   isDevelopment: boolean;
   /** Path of the langgraph.json deployment config. */
@@ -56,9 +62,15 @@ export interface HangarConfig {
   consoleDir: string;
 }
 
+export interface HangarRoles {
+  api: boolean;
+  worker: boolean;
+  cron: boolean;
+}
+
 export function loadConfig(
   env: NodeJS.ProcessEnv,
-  overrides: { configPath?: string; port?: number; roles?: { api: boolean; worker: boolean } } = {},
+  overrides: { configPath?: string; port?: number; roles?: { api: boolean; worker: boolean; cron?: boolean } } = {},
 ): Readonly<HangarConfig> {
   // An empty variable (FOO=) means unset, as shells and CI files commonly write it.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
@@ -87,7 +99,9 @@ export function loadConfig(
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,
     traceGraphRuns: values.HANGAR_TRACE_GRAPH_RUNS === "true" || values.HANGAR_TRACE_GRAPH_RUNS === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
-    roles: Object.freeze(overrides.roles ?? { api: true, worker: true }),
+    cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
+    cronPollMs: values.HANGAR_CRON_POLL_MS,
+    roles: Object.freeze({ api: true, worker: true, ...overrides.roles, cron: overrides.roles?.cron ?? true }),
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),

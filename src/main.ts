@@ -17,6 +17,7 @@ import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
 import { attachRedisFanout } from "./streaming/redis-fanout.js";
 import { TraceRecorder } from "./tracing/trace-recorder.js";
+import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
 
 export interface RunningHangar {
@@ -24,15 +25,18 @@ export interface RunningHangar {
   url: string;
   runtime: HangarRuntime;
   worker: RunWorker | null;
+  /** null when this process runs no cron scheduler (`--no-cron`). */
+  scheduler: CronScheduler | null;
   /** Stops intake, then releases resources in reverse order of acquisition. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
  * Start-up order: graphs (fail fast on a broken deployment, before touching the database) →
- * database → migrations → system assistants → run streaming → HTTP + WebSocket → run worker.
- * Shutdown runs the reverse: the worker stops claiming and drains its runs first (their streams
- * still reach clients), then HTTP closes, then streaming and the database.
+ * database → migrations → system assistants → run streaming → HTTP + WebSocket → run worker →
+ * cron scheduler. Shutdown runs the reverse: the cron scheduler stops queueing runs first, then
+ * the worker stops claiming and drains its runs (their streams still reach clients), then HTTP
+ * closes, then streaming and the database.
  */
 export async function startHangar(config: Readonly<HangarConfig>, log: Logger): Promise<RunningHangar> {
   if (config.apiKeys.length === 0) {
@@ -64,6 +68,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       worker = running;
       releasers.push(() => running.stop(config.shutdownGraceMs));
     }
+    let scheduler: CronScheduler | null = null;
+    if (config.roles.cron) {
+      const started = await startCronScheduler(runtime, log.child({ component: "cron-scheduler" }));
+      scheduler = started;
+      releasers.push(() => started.close());
+    }
     log.info({ url, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
@@ -71,6 +81,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       url,
       runtime,
       worker,
+      scheduler,
       close() {
         closing ??= releaseAll(releasers, log);
         return closing;

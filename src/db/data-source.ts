@@ -2,10 +2,11 @@ import type pg from "pg";
 import { DataSource } from "typeorm";
 import { AssistantEntity } from "./entities/assistant.entity.js";
 import { AssistantVersionEntity } from "./entities/assistant-version.entity.js";
+import { CronEntity } from "./entities/cron.entity.js";
 import { ThreadEntity } from "./entities/thread.entity.js";
 import { MIGRATIONS } from "./migration-list.js";
 
-export const ENTITIES = [AssistantEntity, AssistantVersionEntity, ThreadEntity];
+export const ENTITIES = [AssistantEntity, AssistantVersionEntity, ThreadEntity, CronEntity];
 
 /**
  * TypeORM on OUR pool: the driver option is given a Pool "class" whose constructor returns the

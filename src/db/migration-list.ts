@@ -4,6 +4,8 @@ import { CreateRuns1763760002000 } from "../../migrations/1763760002000-create-r
 import { CreateTraceRuns1763760010000 } from "../../migrations/1763760010000-create-trace-runs.js";
 import { CreateModelPrices1763760011000 } from "../../migrations/1763760011000-create-model-prices.js";
 import { CreateRunFunctions1763760020000 } from "../../migrations/1763760020000-create-run-functions.js";
+import { CreateCrons1763760030000 } from "../../migrations/1763760030000-create-crons.js";
+import { AddRunsCronId1763760031000 } from "../../migrations/1763760031000-add-runs-cron-id.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -13,4 +15,6 @@ export const MIGRATIONS = [
   CreateTraceRuns1763760010000,
   CreateModelPrices1763760011000,
   CreateRunFunctions1763760020000,
+  CreateCrons1763760030000,
+  AddRunsCronId1763760031000,
 ];

@@ -6,6 +6,6 @@ import type { Database } from "./database.js";
  * everything inside fn MUST go through the given manager: a query on the pool would wait for
  * the connection this transaction holds, forever.
  */
-export function withTransaction<T>(db: Database, fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function withTransaction<T>(db: Pick<Database, "dataSource">, fn: (manager: EntityManager) => Promise<T>): Promise<T> {
   return db.dataSource.transaction(fn);
 }

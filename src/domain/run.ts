@@ -106,3 +106,16 @@ export function describeRunKwargs(kwargs: RunKwargs): JsonObject {
     durability: kwargs.durability,
   };
 }
+
+/**
+ * A run's config over its assistant version's: top-level keys overlaid, and `configurable` and
+ * `metadata` overlaid key by key (the run's values win). Shared by runs and cron firings.
+ */
+export function mergeRunConfig(assistantConfig: JsonObject, runConfig: JsonObject): JsonObject {
+  return {
+    ...assistantConfig,
+    ...runConfig,
+    configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
+    metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
+  };
+}

@@ -1,8 +1,10 @@
 import DataLoader from "dataloader";
 import type { Assistant, AssistantVersion } from "../domain/assistant.js";
+import type { Cron } from "../domain/cron.js";
 import type { Run, RunStatus } from "../domain/run.js";
 import type { Thread } from "../domain/thread.js";
 import { assistantsService } from "../services/assistants.service.js";
+import { cronsService, type CronRunsPage } from "../services/crons.service.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
@@ -36,6 +38,14 @@ export interface Loaders {
   traceTotals: DataLoader<string, UsageTotals | null>;
   /** Token and cost sums over the traces of a Hangar run (by run id); zeros when it has none. */
   hangarRunTotals: DataLoader<string, UsageTotals>;
+  /** By cron id; null when it does not exist. */
+  cron: DataLoader<string, Cron | null>;
+  /** An assistant's oldest crons (at most OWNER_CRONS_LIMIT), oldest first. */
+  assistantCrons: DataLoader<string, Cron[]>;
+  /** A thread's oldest crons (at most OWNER_CRONS_LIMIT), oldest first. */
+  threadCrons: DataLoader<string, Cron[]>;
+  /** A cron's newest runs (at most CRON_RUNS_LIMIT) and their total. */
+  cronRuns: DataLoader<string, CronRunsPage>;
 }
 
 export interface ThreadRunsKey {
@@ -48,6 +58,12 @@ export const THREAD_RUNS_LIMIT = 100;
 
 /** Nested lists are loaded whole per key, so each assistant's thread list is capped. */
 export const ASSISTANT_THREADS_LIMIT = 100;
+
+/** Nested lists are loaded whole per key, so each assistant's or thread's cron list is capped. */
+export const OWNER_CRONS_LIMIT = 100;
+
+/** Nested lists are loaded whole per key, so each cron's run list is capped. */
+export const CRON_RUNS_LIMIT = 100;
 
 // Ids are UUIDs, which clients may send in either case; the services answer in lower case.
 const byLowerCaseId = { cacheKeyFn: (id: string) => id.toLowerCase() };
@@ -72,6 +88,10 @@ export function createLoaders(services: ServiceContext): Loaders {
     traceRunChildIds: new DataLoader((ids) => tracesService.listChildIds(services, ids), byLowerCaseId),
     traceTotals: new DataLoader((ids) => tracesService.totalsForTraces(services, ids), byLowerCaseId),
     hangarRunTotals: new DataLoader((ids) => tracesService.totalsForHangarRuns(services, ids), byLowerCaseId),
+    cron: new DataLoader((ids) => cronsService.getMany(services, ids), byLowerCaseId),
+    assistantCrons: new DataLoader((ids) => cronsService.listOf(services, "assistant", ids, OWNER_CRONS_LIMIT), byLowerCaseId),
+    threadCrons: new DataLoader((ids) => cronsService.listOf(services, "thread", ids, OWNER_CRONS_LIMIT), byLowerCaseId),
+    cronRuns: new DataLoader((ids) => cronsService.listRunsOfMany(services, ids, CRON_RUNS_LIMIT), byLowerCaseId),
   };
 }
 

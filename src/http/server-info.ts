@@ -19,7 +19,7 @@ export function serverInfo(runtime: HangarRuntime) {
     langgraph_js_version: packageVersion("@langchain/langgraph"),
     flags: {
       assistants: true,
-      crons: false,
+      crons: true,
       langsmith: false,
       langsmith_tracing_replicas: false,
     },

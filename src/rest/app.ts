@@ -4,6 +4,7 @@ import type { HttpEnv } from "../http/http-env.js";
 import type { HangarRuntime } from "../runtime.js";
 import { respondWithError } from "./errors.js";
 import { assistantRoutes } from "./routes/assistants.js";
+import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
 import { threadRunRoutes } from "./routes/thread-runs.js";
@@ -18,7 +19,9 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   app.route("/assistants", assistantRoutes(runtime));
   app.route("/threads", threadStateRoutes(runtime));
   app.route("/threads", threadRunRoutes(runtime));
+  app.route("/threads", threadCronRoutes(runtime));
   app.route("/threads", threadRoutes(runtime));
+  app.route("/runs/crons", cronRoutes(runtime));
   app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
 

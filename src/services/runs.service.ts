@@ -13,7 +13,7 @@ import { withTransaction } from "../db/tx.js";
 import { ConflictError, NotFoundError, ThreadBusyError } from "../domain/errors.js";
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
-import { isRunFinished, type CancelAction, type Run, type RunKwargs, type RunStatus } from "../domain/run.js";
+import { isRunFinished, mergeRunConfig, type CancelAction, type Run, type RunKwargs, type RunStatus } from "../domain/run.js";
 import { assistantsService } from "./assistants.service.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadStateService } from "./thread-state.service.js";
@@ -34,7 +34,7 @@ export interface CreateRunInput extends Omit<RunKwargs, "graphId" | "assistantVe
 }
 
 /** Runs a cancellation stopped: pending ones end at once; running ones wait for their worker. */
-interface CancelEffects {
+export interface CancelEffects {
   endedPending: Run[];
   signalledRunning: string[];
 }
@@ -42,16 +42,6 @@ interface CancelEffects {
 export function requireRunId(runId: string): string {
   if (!isUuid(runId)) throw new NotFoundError(`Run '${runId}' not found: run ids are UUIDs`);
   return runId.toLowerCase();
-}
-
-/** Overlays key by key: the run's context wins, the assistant version's fills the rest. */
-function mergeConfig(assistantConfig: JsonObject, runConfig: JsonObject): JsonObject {
-  return {
-    ...assistantConfig,
-    ...runConfig,
-    configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
-    metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
-  };
 }
 
 export const runsService = {
@@ -77,7 +67,7 @@ export const runsService = {
         input: input.input ?? null,
         command: input.command,
         context: { ...assistant.context, ...input.context },
-        config: mergeConfig(assistant.config, input.config),
+        config: mergeRunConfig(assistant.config, input.config),
         graphId: assistant.graphId,
         assistantVersion: assistant.version,
         streamModes: input.streamModes,
@@ -178,7 +168,6 @@ function requireThreadIdForRun(threadId: string): string {
   return threadId.toLowerCase();
 }
 
-/** Inside the caller's transaction: stops the given runs the way `action` asks. */
 /**
  * interrupt / rollback on a busy thread: under the thread's lock, cancels its active runs and
  * queues the new one. Re-reads everything, since the active runs may have ended meanwhile.
@@ -204,7 +193,8 @@ async function createCancellingActiveRuns(
   });
 }
 
-async function cancelLocked(
+/** Inside the caller's transaction: stops the given runs the way `action` asks. */
+export async function cancelLocked(
   manager: Parameters<typeof requestRunCancel>[0],
   runs: Run[],
   action: CancelAction,
@@ -233,7 +223,7 @@ async function refreshThreadsLeftIdle(ctx: ServiceContext, threadIds: string[]):
 }
 
 /** After commit: wake the workers holding cancelled runs, and end the streams of pending ones. */
-function announceCancellations(ctx: ServiceContext, effects: CancelEffects): void {
+export function announceCancellations(ctx: ServiceContext, effects: CancelEffects): void {
   for (const runId of effects.signalledRunning) ctx.streaming.signals.cancelRequested(runId);
   for (const run of effects.endedPending) {
     ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "interrupted" });

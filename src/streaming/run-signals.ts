@@ -48,6 +48,18 @@ export class RunSignals {
     return this.on(`done:${runId}`, listener);
   }
 
+  /**
+   * A cron was created, changed or deleted in this process: the cron scheduler re-plans its
+   * wake-up. (Schedulers in other processes hear the crons trigger's NOTIFY instead.)
+   */
+  cronsChanged(): void {
+    this.emitter.emit("crons-changed");
+  }
+
+  onCronsChanged(listener: () => void): () => void {
+    return this.on("crons-changed", listener);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);

@@ -32,7 +32,9 @@ describe("hangar CLI", () => {
   });
 
   it("prints help and rejects unknown commands", async () => {
-    expect((await runCli(["--help"])).output).toMatch(/hangar serve/);
+    const help = (await runCli(["--help"])).output;
+    expect(help).toMatch(/hangar serve/);
+    expect(help).toMatch(/--no-cron/);
     const unknown = await runCli(["launch"]);
     expect(unknown.code).toBe(1);
     expect(unknown.output).toMatch(/Unknown command 'launch'/);

@@ -1,3 +1,11 @@
+CREATE FUNCTION public.hangar_announce_cron_change() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        PERFORM pg_notify('hangar_cron_changed', '');
+        RETURN NULL;
+      END $$;
+
 CREATE FUNCTION public.hangar_announce_run_change() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -143,6 +151,24 @@ CREATE TABLE public.checkpoints (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
+CREATE TABLE public.crons (
+    cron_id uuid NOT NULL,
+    assistant_id uuid NOT NULL,
+    thread_id uuid,
+    schedule text NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    payload jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    end_time timestamp with time zone,
+    enabled boolean DEFAULT true NOT NULL,
+    on_run_completed text,
+    next_run_date timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT crons_on_run_completed_check CHECK ((on_run_completed = ANY (ARRAY['delete'::text, 'keep'::text]))),
+    CONSTRAINT crons_on_run_completed_stateless CHECK (((thread_id IS NULL) = (on_run_completed IS NOT NULL)))
+);
+
 CREATE TABLE public.hangar_migrations (
     id integer NOT NULL,
     "timestamp" bigint NOT NULL,
@@ -199,6 +225,7 @@ CREATE TABLE public.runs (
     lease_expires_at timestamp with time zone,
     cancel_action text,
     error jsonb,
+    cron_id uuid,
     CONSTRAINT runs_cancel_action_check CHECK ((cancel_action = ANY (ARRAY['interrupt'::text, 'rollback'::text]))),
     CONSTRAINT runs_multitask_strategy_check CHECK ((multitask_strategy = ANY (ARRAY['reject'::text, 'interrupt'::text, 'rollback'::text, 'enqueue'::text]))),
     CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))
@@ -304,6 +331,9 @@ ALTER TABLE ONLY public.checkpoint_writes
 ALTER TABLE ONLY public.checkpoints
     ADD CONSTRAINT checkpoints_pkey PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id);
 
+ALTER TABLE ONLY public.crons
+    ADD CONSTRAINT crons_pkey PRIMARY KEY (cron_id);
+
 ALTER TABLE ONLY public.model_prices
     ADD CONSTRAINT model_prices_pkey PRIMARY KEY (id);
 
@@ -331,6 +361,14 @@ CREATE INDEX assistants_graph_id_idx ON public.assistants USING btree (graph_id)
 
 CREATE INDEX assistants_metadata_idx ON public.assistants USING gin (metadata jsonb_path_ops);
 
+CREATE INDEX crons_assistant_idx ON public.crons USING btree (assistant_id, created_at);
+
+CREATE INDEX crons_created_at_idx ON public.crons USING btree (created_at, cron_id);
+
+CREATE INDEX crons_due_idx ON public.crons USING btree (next_run_date) WHERE (enabled AND (next_run_date IS NOT NULL));
+
+CREATE INDEX crons_thread_idx ON public.crons USING btree (thread_id, created_at) WHERE (thread_id IS NOT NULL);
+
 CREATE INDEX idx_store_expires_at ON public.store USING btree (expires_at) WHERE (expires_at IS NOT NULL);
 
 CREATE INDEX idx_store_namespace_path ON public.store USING btree (namespace_path);
@@ -342,6 +380,8 @@ CREATE INDEX model_prices_effective_from_idx ON public.model_prices USING btree 
 CREATE INDEX run_events_created_at_idx ON public.run_events USING btree (created_at);
 
 CREATE INDEX runs_assistant_idx ON public.runs USING btree (assistant_id);
+
+CREATE INDEX runs_cron_idx ON public.runs USING btree (cron_id, created_at DESC) WHERE (cron_id IS NOT NULL);
 
 CREATE UNIQUE INDEX runs_one_running_per_thread ON public.runs USING btree (thread_id) WHERE (status = 'running'::text);
 
@@ -373,6 +413,8 @@ CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_i
 
 CREATE INDEX trace_runs_trace_id_idx ON public.trace_runs USING btree (trace_id, dotted_order);
 
+CREATE TRIGGER crons_announce_change AFTER INSERT OR DELETE OR UPDATE OF schedule, timezone, enabled, end_time, next_run_date ON public.crons FOR EACH STATEMENT EXECUTE FUNCTION public.hangar_announce_cron_change();
+
 CREATE TRIGGER runs_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.runs FOR EACH ROW EXECUTE FUNCTION public.hangar_announce_run_change();
 
 CREATE TRIGGER update_store_updated_at BEFORE UPDATE ON public.store FOR EACH ROW EXECUTE FUNCTION public.update_updated_at_column();
@@ -380,8 +422,17 @@ CREATE TRIGGER update_store_updated_at BEFORE UPDATE ON public.store FOR EACH RO
 ALTER TABLE ONLY public.assistant_versions
     ADD CONSTRAINT assistant_versions_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY public.crons
+    ADD CONSTRAINT crons_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.crons
+    ADD CONSTRAINT crons_thread_id_fkey FOREIGN KEY (thread_id) REFERENCES public.threads(thread_id) ON DELETE CASCADE;
+
 ALTER TABLE ONLY public.run_events
     ADD CONSTRAINT run_events_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.runs(run_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.runs
+    ADD CONSTRAINT runs_cron_id_fkey FOREIGN KEY (cron_id) REFERENCES public.crons(cron_id) ON DELETE SET NULL;
 
 ALTER TABLE ONLY public.runs
     ADD CONSTRAINT runs_thread_id_fkey FOREIGN KEY (thread_id) REFERENCES public.threads(thread_id) ON DELETE CASCADE;

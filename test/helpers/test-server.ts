@@ -28,7 +28,8 @@ export interface TestServerOptions {
   database?: TestDatabase;
   /** Extra environment (REDIS_URL, HANGAR_RUN_LEASE_MS, ...). */
   env?: Record<string, string>;
-  roles?: { api: boolean; worker: boolean };
+  /** Roles of this server; `cron` defaults to true like `hangar serve`. */
+  roles?: { api: boolean; worker: boolean; cron?: boolean };
 }
 
 /** A real Hangar on a random port over a fresh PostgreSQL database. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { startHangar, type RunningHangar } from "../../src/main.js";
@@ -78,6 +78,33 @@ describe("embedded database", () => {
     expect((state.values as { messages: unknown[] }).messages.length).toBeGreaterThan(2);
     const traced = await fetch(`${hangar.url}/tracing/runs/${second.run_id}`);
     expect(traced.status).toBe(200);
+  });
+
+  it("fires crons: the job keeps the clock, the main thread fires on the single connection", async () => {
+    const hangar = running[0]!;
+    await hangar.scheduler!.ready;
+    const client = new Client({ apiUrl: hangar.url, callerOptions: { maxRetries: 0 } });
+    const cron = await client.crons.create("echo", {
+      schedule: "0 0 1 1 *",
+      input: { messages: [{ role: "user", content: "embedded cron" }] },
+      onRunCompleted: "keep",
+    });
+    // Its slot comes now (SQL on the one connection, as time passing would); a change through the
+    // API then reaches the job in-process, as no NOTIFY crosses PGlite's single session.
+    await hangar.runtime.db.dataSource.query("UPDATE crons SET next_run_date = now() - interval '1 second' WHERE cron_id = $1", [cron.cron_id]);
+    await client.crons.update(cron.cron_id, { metadata: { poked: true } });
+    await vi.waitFor(
+      async () => {
+        const [thread] = await client.threads.search({ metadata: { cron_id: cron.cron_id } });
+        expect(thread?.status).toBe("idle");
+        expect(thread?.values).toEqual({
+          messages: [{ role: "user", content: "embedded cron" }, { role: "assistant", content: "echo: embedded cron" }],
+        });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    const [row] = await hangar.runtime.db.dataSource.query("SELECT next_run_date > now() AS later FROM crons WHERE cron_id = $1", [cron.cron_id]);
+    expect(row.later).toBe(true);
   });
 
   it("refuses a second process on the same data directory, naming the holder", async () => {

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { CANCEL_ACTIONS, MULTITASK_STRATEGIES, RUN_STATUSES, STREAM_MODES } from "../../domain/run.js";
 import { JsonObject, optional } from "./common.js";
 
-const NodeList = z.union([z.literal("*"), z.array(z.string())]);
+export const NodeList = z.union([z.literal("*"), z.array(z.string())]);
 
 /** `stream_mode` may be one mode or a list. */
-const StreamModeList = z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).transform((value) =>
+export const StreamModeList = z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).transform((value) =>
   Array.isArray(value) ? value : [value],
 );
 

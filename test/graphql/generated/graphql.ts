@@ -49,6 +49,37 @@ export type CreateAssistantInput = {
   name?: string | null | undefined;
 };
 
+export type CreateCronInput = {
+  /** An assistant UUID, or a deployed graph's name. */
+  assistantId: string;
+  config?: Record<string, unknown> | null | undefined;
+  /** Overlaid key by key on the assistant's context at each firing. */
+  context?: Record<string, unknown> | null | undefined;
+  enabled?: boolean | null | undefined;
+  /** No firing after this instant; must be in the future. */
+  endTime?: string | null | undefined;
+  /** Sent as the run's input at every firing. */
+  input?: unknown;
+  interruptAfter?: Array<string> | null | undefined;
+  interruptBefore?: Array<string> | null | undefined;
+  /** The cron's; each firing's run carries it too, with cron_id. */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** Thread crons, when the thread is busy. */
+  multitaskStrategy?: MultitaskStrategy | null | undefined;
+  /** Stateless crons only; default DELETE. */
+  onRunCompleted?: OnRunCompleted | null | undefined;
+  /** 5 fields: minute hour day-of-month month day-of-week. */
+  schedule: string;
+  /** What each run's stream carries; default [VALUES]. */
+  streamMode?: Array<StreamMode> | null | undefined;
+  /** The thread to run on; omitted or null: a stateless cron (a new thread per firing). */
+  threadId?: string | null | undefined;
+  /** An IANA zone the schedule is read in; default UTC. */
+  timezone?: string | null | undefined;
+  /** An http(s) URL that receives each finished run. */
+  webhook?: string | null | undefined;
+};
+
 export type CreateModelPriceInput = {
   /** Default: always (the epoch). */
   effectiveFrom?: string | null | undefined;
@@ -106,11 +137,23 @@ export type CreateThreadInput = {
   threadId?: string | null | undefined;
 };
 
+export type CronSortBy =
+  | 'ASSISTANT_ID'
+  | 'CREATED_AT'
+  | 'CRON_ID'
+  | 'NEXT_RUN_DATE'
+  | 'THREAD_ID'
+  | 'UPDATED_AT';
+
 export type DeleteAssistantInput = {
   /** An assistant UUID, or a deployed graph's name (meaning that graph's system assistant). */
   assistantId: string;
   /** Also delete the threads it created. */
   deleteThreads?: boolean | null | undefined;
+};
+
+export type DeleteCronInput = {
+  cronId: string;
 };
 
 export type DeleteModelPriceInput = {
@@ -165,6 +208,13 @@ export type MultitaskStrategy =
 /** What happens to a stateless run's temporary thread when the run ends. */
 export type OnCompletion =
   | 'DELETE'
+  | 'KEEP';
+
+/** What becomes of the new thread a stateless cron's firing runs on, once the run ends. */
+export type OnRunCompleted =
+  /** Delete it, with its run (the default). */
+  | 'DELETE'
+  /** Keep it, to read the run's results later. */
   | 'KEEP';
 
 export type RepriceTraceRunsInput = {
@@ -242,6 +292,25 @@ export type UpdateAssistantInput = {
   graphId?: string | null | undefined;
   metadata?: Record<string, unknown> | null | undefined;
   name?: string | null | undefined;
+};
+
+export type UpdateCronInput = {
+  config?: Record<string, unknown> | null | undefined;
+  context?: Record<string, unknown> | null | undefined;
+  cronId: string;
+  enabled?: boolean | null | undefined;
+  endTime?: string | null | undefined;
+  input?: unknown;
+  interruptAfter?: Array<string> | null | undefined;
+  interruptBefore?: Array<string> | null | undefined;
+  /** Replaces the cron's metadata. */
+  metadata?: Record<string, unknown> | null | undefined;
+  multitaskStrategy?: MultitaskStrategy | null | undefined;
+  onRunCompleted?: OnRunCompleted | null | undefined;
+  schedule?: string | null | undefined;
+  streamMode?: Array<StreamMode> | null | undefined;
+  timezone?: string | null | undefined;
+  webhook?: string | null | undefined;
 };
 
 export type UpdateModelPriceInput = {
@@ -369,6 +438,93 @@ export type ListAssistantsWithThreadsQueryVariables = Exact<{
 
 export type ListAssistantsWithThreadsQuery = { assistants: { edges: Array<{ node: { name: string, threads: { totalCount: number, edges: Array<{ node: { threadId: string, assistant: { assistantId: string } | null } }> } } }> } };
 
+export type CronFieldsFragment = { id: string, cronId: string, assistantId: string, threadId: string | null, schedule: string, timezone: string, input: unknown, payload: Record<string, unknown>, multitaskStrategy: MultitaskStrategy, metadata: Record<string, unknown>, endTime: string | null, enabled: boolean, onRunCompleted: OnRunCompleted | null, nextRunAt: string | null, createdAt: string, updatedAt: string };
+
+export type GetCronQueryVariables = Exact<{
+  cronId: string;
+}>;
+
+
+export type GetCronQuery = { cron: { id: string, cronId: string, assistantId: string, threadId: string | null, schedule: string, timezone: string, input: unknown, payload: Record<string, unknown>, multitaskStrategy: MultitaskStrategy, metadata: Record<string, unknown>, endTime: string | null, enabled: boolean, onRunCompleted: OnRunCompleted | null, nextRunAt: string | null, createdAt: string, updatedAt: string, assistant: { assistantId: string, graphId: string } | null, thread: { threadId: string } | null, lastRun: { runId: string, status: RunStatus, metadata: Record<string, unknown> } | null, runs: { totalCount: number, edges: Array<{ node: { runId: string, threadId: string, status: RunStatus } }> } } };
+
+export type GetCronNodeQueryVariables = Exact<{
+  id: string;
+}>;
+
+
+export type GetCronNodeQuery = { node:
+    | { __typename: 'Assistant', id: string }
+    | { __typename: 'Cron', cronId: string, schedule: string, id: string }
+    | { __typename: 'ModelPrice', id: string }
+    | { __typename: 'Run', id: string }
+    | { __typename: 'Thread', id: string }
+    | { __typename: 'TraceRun', id: string }
+   | null };
+
+export type ListCronsQueryVariables = Exact<{
+  assistantId?: string | null | undefined;
+  threadId?: string | null | undefined;
+  enabled?: boolean | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  sortBy?: CronSortBy | null | undefined;
+  sortOrder?: SortOrder | null | undefined;
+}>;
+
+
+export type ListCronsQuery = { crons: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { cronId: string, schedule: string, enabled: boolean, nextRunAt: string | null } }> } };
+
+export type ListCronsWithRunsQueryVariables = Exact<{
+  assistantId?: string | null | undefined;
+}>;
+
+
+export type ListCronsWithRunsQuery = { crons: { edges: Array<{ node: { cronId: string, lastRun: { runId: string } | null, runs: { totalCount: number, edges: Array<{ node: { runId: string } }> } } }> } };
+
+export type ListThreadsWithCronsQueryVariables = Exact<{
+  metadata?: Record<string, unknown> | null | undefined;
+}>;
+
+
+export type ListThreadsWithCronsQuery = { threads: { edges: Array<{ node: { threadId: string, crons: { totalCount: number, edges: Array<{ node: { cronId: string, schedule: string } }> } } }> } };
+
+export type ListAssistantsWithCronsQueryVariables = Exact<{
+  metadata?: Record<string, unknown> | null | undefined;
+}>;
+
+
+export type ListAssistantsWithCronsQuery = { assistants: { edges: Array<{ node: { assistantId: string, crons: { totalCount: number, edges: Array<{ node: { cronId: string, threadId: string | null } }> } } }> } };
+
+export type CronSchedulePreviewQueryVariables = Exact<{
+  schedule: string;
+  timezone?: string | null | undefined;
+  count?: number | null | undefined;
+}>;
+
+
+export type CronSchedulePreviewQuery = { cronSchedulePreview: Array<string> };
+
+export type CreateCronMutationVariables = Exact<{
+  input: CreateCronInput;
+}>;
+
+
+export type CreateCronMutation = { createCron: { cron: { id: string, cronId: string, assistantId: string, threadId: string | null, schedule: string, timezone: string, input: unknown, payload: Record<string, unknown>, multitaskStrategy: MultitaskStrategy, metadata: Record<string, unknown>, endTime: string | null, enabled: boolean, onRunCompleted: OnRunCompleted | null, nextRunAt: string | null, createdAt: string, updatedAt: string } } };
+
+export type UpdateCronMutationVariables = Exact<{
+  input: UpdateCronInput;
+}>;
+
+
+export type UpdateCronMutation = { updateCron: { cron: { id: string, cronId: string, assistantId: string, threadId: string | null, schedule: string, timezone: string, input: unknown, payload: Record<string, unknown>, multitaskStrategy: MultitaskStrategy, metadata: Record<string, unknown>, endTime: string | null, enabled: boolean, onRunCompleted: OnRunCompleted | null, nextRunAt: string | null, createdAt: string, updatedAt: string } } };
+
+export type DeleteCronMutationVariables = Exact<{
+  input: DeleteCronInput;
+}>;
+
+
+export type DeleteCronMutation = { deleteCron: { deletedCronId: string, deletedId: string } };
+
 export type ModelPriceFieldsFragment = { id: string, modelPriceId: string, modelName: string, matchPattern: string, provider: string | null, inputPrice: string, outputPrice: string, inputDetailPrices: Record<string, unknown>, outputDetailPrices: Record<string, unknown>, effectiveFrom: string, createdAt: string, updatedAt: string };
 
 export type ListModelPricesQueryVariables = Exact<{
@@ -386,6 +542,7 @@ export type GetModelPriceNodeQueryVariables = Exact<{
 
 export type GetModelPriceNodeQuery = { node:
     | { __typename: 'Assistant' }
+    | { __typename: 'Cron' }
     | { __typename: 'ModelPrice', modelPriceId: string, modelName: string }
     | { __typename: 'Run' }
     | { __typename: 'Thread' }
@@ -427,6 +584,7 @@ export type GetNodeQueryVariables = Exact<{
 
 export type GetNodeQuery = { node:
     | { __typename: 'Assistant', assistantId: string, name: string, id: string }
+    | { __typename: 'Cron', id: string }
     | { __typename: 'ModelPrice', id: string }
     | { __typename: 'Run', id: string }
     | { __typename: 'Thread', threadId: string, metadata: Record<string, unknown>, id: string }
@@ -440,6 +598,7 @@ export type GetNodesQueryVariables = Exact<{
 
 export type GetNodesQuery = { nodes: Array<
     | { __typename: 'Assistant', id: string }
+    | { __typename: 'Cron', id: string }
     | { __typename: 'ModelPrice', id: string }
     | { __typename: 'Run', id: string }
     | { __typename: 'Thread', id: string }
@@ -473,6 +632,7 @@ export type GetRunNodeQueryVariables = Exact<{
 
 export type GetRunNodeQuery = { node:
     | { __typename: 'Assistant', id: string }
+    | { __typename: 'Cron', id: string }
     | { __typename: 'ModelPrice', id: string }
     | { __typename: 'Run', runId: string, status: RunStatus, id: string }
     | { __typename: 'Thread', id: string }
@@ -705,6 +865,7 @@ export type GetTraceRunNodeQueryVariables = Exact<{
 
 export type GetTraceRunNodeQuery = { node:
     | { __typename: 'Assistant', id: string }
+    | { __typename: 'Cron', id: string }
     | { __typename: 'ModelPrice', id: string }
     | { __typename: 'Run', id: string }
     | { __typename: 'Thread', id: string }
@@ -739,6 +900,7 @@ export type UsageSummaryQuery = { usageSummary: Array<{ model: string | null, pr
 
 export const AssistantFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AssistantFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Assistant"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"graphId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<AssistantFieldsFragment, unknown>;
 export const PageInfoFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageInfoFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]} as unknown as DocumentNode<PageInfoFieldsFragment, unknown>;
+export const CronFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CronFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Cron"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}},{"kind":"Field","name":{"kind":"Name","value":"timezone"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"multitaskStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"onRunCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CronFieldsFragment, unknown>;
 export const ModelPriceFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ModelPriceFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ModelPrice"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"modelPriceId"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"matchPattern"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"inputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"outputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"inputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"outputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveFrom"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<ModelPriceFieldsFragment, unknown>;
 export const RunFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Run"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"runId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"multitaskStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"kwargs"}},{"kind":"Field","name":{"kind":"Name","value":"attempt"}},{"kind":"Field","name":{"kind":"Name","value":"error"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RunFieldsFragment, unknown>;
 export const RunEventFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunEventFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RunEvent"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"mode"}},{"kind":"Field","name":{"kind":"Name","value":"namespace"}},{"kind":"Field","name":{"kind":"Name","value":"data"}}]}}]} as unknown as DocumentNode<RunEventFieldsFragment, unknown>;
@@ -761,6 +923,16 @@ export const UpdateAssistantDocument = {"kind":"Document","definitions":[{"kind"
 export const SetAssistantVersionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetAssistantVersion"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SetAssistantVersionInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setAssistantVersion"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AssistantFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AssistantFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Assistant"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"graphId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"description"}},{"kind":"Field","name":{"kind":"Name","value":"config"}},{"kind":"Field","name":{"kind":"Name","value":"context"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"version"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<SetAssistantVersionMutation, SetAssistantVersionMutationVariables>;
 export const DeleteAssistantDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteAssistant"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteAssistantInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteAssistant"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedAssistantId"}},{"kind":"Field","name":{"kind":"Name","value":"deletedId"}}]}}]}}]} as unknown as DocumentNode<DeleteAssistantMutation, DeleteAssistantMutationVariables>;
 export const ListAssistantsWithThreadsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListAssistantsWithThreads"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistants"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"metadata"},"value":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortBy"},"value":{"kind":"EnumValue","value":"NAME"}},{"kind":"Argument","name":{"kind":"Name","value":"sortOrder"},"value":{"kind":"EnumValue","value":"ASC"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"threads"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"assistant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistantId"}}]}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListAssistantsWithThreadsQuery, ListAssistantsWithThreadsQueryVariables>;
+export const GetCronDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetCron"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"cronId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cron"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"cronId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"cronId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CronFields"}},{"kind":"Field","name":{"kind":"Name","value":"assistant"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"graphId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"thread"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"lastRun"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}},{"kind":"Field","name":{"kind":"Name","value":"runs"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"10"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CronFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Cron"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}},{"kind":"Field","name":{"kind":"Name","value":"timezone"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"multitaskStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"onRunCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<GetCronQuery, GetCronQueryVariables>;
+export const GetCronNodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetCronNode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Cron"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}}]}}]}}]}}]} as unknown as DocumentNode<GetCronNodeQuery, GetCronNodeQueryVariables>;
+export const ListCronsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListCrons"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"assistantId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"enabled"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sortBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"CronSortBy"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sortOrder"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SortOrder"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"crons"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"assistantId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"assistantId"}}},{"kind":"Argument","name":{"kind":"Name","value":"threadId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"threadId"}}},{"kind":"Argument","name":{"kind":"Name","value":"enabled"},"value":{"kind":"Variable","name":{"kind":"Name","value":"enabled"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sortBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortOrder"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sortOrder"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListCronsQuery, ListCronsQueryVariables>;
+export const ListCronsWithRunsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListCronsWithRuns"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"assistantId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"crons"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"assistantId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"assistantId"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortBy"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"Argument","name":{"kind":"Name","value":"sortOrder"},"value":{"kind":"EnumValue","value":"ASC"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"lastRun"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"runs"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runId"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListCronsWithRunsQuery, ListCronsWithRunsQueryVariables>;
+export const ListThreadsWithCronsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListThreadsWithCrons"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threads"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"metadata"},"value":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortBy"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"Argument","name":{"kind":"Name","value":"sortOrder"},"value":{"kind":"EnumValue","value":"ASC"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"crons"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListThreadsWithCronsQuery, ListThreadsWithCronsQueryVariables>;
+export const ListAssistantsWithCronsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListAssistantsWithCrons"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSONObject"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistants"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"metadata"},"value":{"kind":"Variable","name":{"kind":"Name","value":"metadata"}}},{"kind":"Argument","name":{"kind":"Name","value":"sortBy"},"value":{"kind":"EnumValue","value":"CREATED_AT"}},{"kind":"Argument","name":{"kind":"Name","value":"sortOrder"},"value":{"kind":"EnumValue","value":"ASC"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"crons"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}}]}}]}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<ListAssistantsWithCronsQuery, ListAssistantsWithCronsQueryVariables>;
+export const CronSchedulePreviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CronSchedulePreview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"schedule"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"timezone"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"count"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cronSchedulePreview"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"schedule"},"value":{"kind":"Variable","name":{"kind":"Name","value":"schedule"}}},{"kind":"Argument","name":{"kind":"Name","value":"timezone"},"value":{"kind":"Variable","name":{"kind":"Name","value":"timezone"}}},{"kind":"Argument","name":{"kind":"Name","value":"count"},"value":{"kind":"Variable","name":{"kind":"Name","value":"count"}}}]}]}}]} as unknown as DocumentNode<CronSchedulePreviewQuery, CronSchedulePreviewQueryVariables>;
+export const CreateCronDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateCron"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateCronInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createCron"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cron"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CronFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CronFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Cron"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}},{"kind":"Field","name":{"kind":"Name","value":"timezone"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"multitaskStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"onRunCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CreateCronMutation, CreateCronMutationVariables>;
+export const UpdateCronDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateCron"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateCronInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateCron"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cron"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CronFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CronFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Cron"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"cronId"}},{"kind":"Field","name":{"kind":"Name","value":"assistantId"}},{"kind":"Field","name":{"kind":"Name","value":"threadId"}},{"kind":"Field","name":{"kind":"Name","value":"schedule"}},{"kind":"Field","name":{"kind":"Name","value":"timezone"}},{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"multitaskStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"enabled"}},{"kind":"Field","name":{"kind":"Name","value":"onRunCompleted"}},{"kind":"Field","name":{"kind":"Name","value":"nextRunAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UpdateCronMutation, UpdateCronMutationVariables>;
+export const DeleteCronDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteCron"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteCronInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteCron"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deletedCronId"}},{"kind":"Field","name":{"kind":"Name","value":"deletedId"}}]}}]}}]} as unknown as DocumentNode<DeleteCronMutation, DeleteCronMutationVariables>;
 export const ListModelPricesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ListModelPrices"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"modelPrices"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ModelPriceFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ModelPriceFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ModelPrice"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"modelPriceId"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"matchPattern"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"inputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"outputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"inputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"outputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveFrom"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<ListModelPricesQuery, ListModelPricesQueryVariables>;
 export const GetModelPriceNodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"GetModelPriceNode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ModelPrice"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"modelPriceId"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}}]}}]}}]}}]} as unknown as DocumentNode<GetModelPriceNodeQuery, GetModelPriceNodeQueryVariables>;
 export const CreateModelPriceDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateModelPrice"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateModelPriceInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createModelPrice"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"modelPrice"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"ModelPriceFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"ModelPriceFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"ModelPrice"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"modelPriceId"}},{"kind":"Field","name":{"kind":"Name","value":"modelName"}},{"kind":"Field","name":{"kind":"Name","value":"matchPattern"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"inputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"outputPrice"}},{"kind":"Field","name":{"kind":"Name","value":"inputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"outputDetailPrices"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveFrom"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<CreateModelPriceMutation, CreateModelPriceMutationVariables>;

@@ -39,7 +39,7 @@ function commandOf(command: CommandInput | null | undefined): RunCommand | null 
 }
 
 /** `["*"]` asks for every node, as REST's `"*"` does. */
-function nodeListOf(nodes: readonly string[] | null | undefined): string[] | "*" | null {
+export function nodeListOf(nodes: readonly string[] | null | undefined): string[] | "*" | null {
   if (nodes == null) return null;
   return nodes.includes("*") ? "*" : [...nodes];
 }

@@ -1,0 +1,61 @@
+import { Hono } from "hono";
+import type { HttpEnv } from "../../http/http-env.js";
+import type { HangarRuntime } from "../../runtime.js";
+import { cronsService } from "../../services/crons.service.js";
+import { createCronFromWire, cronFilterFromWire, cronToWire, searchCronsFromWire, updateCronFromWire } from "../cron-wire.js";
+import { CronCountRequest, CronCreate, CronPatch, CronSearchRequest } from "../schemas/crons.js";
+import { selectFields } from "../wire.js";
+import { createRouteKit, takePage } from "./route-kit.js";
+
+/** /runs/crons: stateless crons, and every cron's update, deletion, search and count. */
+export function cronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body } = createRouteKit(runtime);
+  const routes = new Hono<HttpEnv>();
+
+  // Create Cron (stateless: each firing runs on a new thread)
+  routes.post("/", async (c) => {
+    const cron = await cronsService.create(ctx(c), createCronFromWire(await body(c, CronCreate), null));
+    return c.json(cronToWire(cron));
+  });
+
+  // Search Crons
+  routes.post("/search", async (c) => {
+    const request = await body(c, CronSearchRequest);
+    const input = searchCronsFromWire(request);
+    const rows = await cronsService.search(ctx(c), { ...input, limit: input.limit + 1 });
+    return c.json(takePage(c, rows, input).map((cron) => selectFields(cronToWire(cron), request.select)));
+  });
+
+  // Count Crons
+  routes.post("/count", async (c) => {
+    return c.json(await cronsService.count(ctx(c), cronFilterFromWire(await body(c, CronCountRequest))));
+  });
+
+  // Patch Cron
+  routes.patch("/:cron_id", async (c) => {
+    const request = await body(c, CronPatch);
+    return c.json(cronToWire(await cronsService.update(ctx(c), c.req.param("cron_id"), updateCronFromWire(request))));
+  });
+
+  // Delete Cron
+  routes.delete("/:cron_id", async (c) => {
+    await cronsService.delete(ctx(c), c.req.param("cron_id"));
+    return c.body(null, 204);
+  });
+
+  return routes;
+}
+
+/** /threads/{thread_id}/runs/crons: crons that run on one thread. */
+export function threadCronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body } = createRouteKit(runtime);
+  const routes = new Hono<HttpEnv>();
+
+  // Create Thread Cron
+  routes.post("/:thread_id/runs/crons", async (c) => {
+    const request = await body(c, CronCreate);
+    return c.json(cronToWire(await cronsService.create(ctx(c), createCronFromWire(request, c.req.param("thread_id")))));
+  });
+
+  return routes;
+}

@@ -1,0 +1,282 @@
+import { CronEntity } from "../db/entities/cron.entity.js";
+import { insertCron } from "../db/sql/insert-cron.js";
+import { listCronsOf } from "../db/sql/list-crons-of.js";
+import { listRunsOfCrons } from "../db/sql/list-runs-of-crons.js";
+import { countCrons, searchCrons, type CronFilter } from "../db/sql/search-crons.js";
+import { withTransaction } from "../db/tx.js";
+import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../cron/next-run.js";
+import type { SortOrder } from "../domain/assistant.js";
+import type { Cron, CronPayload, CronSortField, OnRunCompleted } from "../domain/cron.js";
+import { InvalidInputError, NotFoundError } from "../domain/errors.js";
+import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
+import type { JsonObject } from "../domain/json.js";
+import type { Run } from "../domain/run.js";
+import { assistantsService } from "./assistants.service.js";
+import { fireDueCrons, type CronFiringContext, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
+import { inKeyOrder } from "./key-order.js";
+import { announceCancellations } from "./runs.service.js";
+import type { ServiceContext } from "./service-context.js";
+import { threadsService } from "./threads.service.js";
+
+/** A cron request in domain terms; the transports map their payloads to this. */
+export interface CreateCronInput {
+  /** null: a stateless cron (a new thread per firing). */
+  threadId: string | null;
+  /** An assistant id or a graph name. */
+  assistantId: string;
+  schedule: string;
+  /** IANA zone; default UTC. */
+  timezone?: string;
+  payload: CronPayload;
+  metadata?: JsonObject;
+  endTime?: Date | null;
+  enabled?: boolean;
+  /** Stateless crons only; default delete. Ignored for thread crons. */
+  onRunCompleted?: OnRunCompleted;
+}
+
+/** Given fields replace the stored ones; omitted ones stay. */
+export interface UpdateCronInput {
+  schedule?: string;
+  timezone?: string;
+  /** null clears it. */
+  endTime?: Date | null;
+  enabled?: boolean;
+  onRunCompleted?: OnRunCompleted;
+  metadata?: JsonObject;
+  payload?: Partial<CronPayload>;
+}
+
+export interface SearchCronsInput {
+  assistantId?: string;
+  threadId?: string;
+  enabled?: boolean;
+  limit: number;
+  offset: number;
+  sortBy?: CronSortField;
+  sortOrder?: SortOrder;
+}
+
+/** A cron's newest runs and how many it has queued in all (runs that still exist). */
+export interface CronRunsPage {
+  runs: Run[];
+  total: number;
+}
+
+/** Most firings a schedule preview lists. */
+export const MAX_SCHEDULE_PREVIEW = 100;
+
+function requireCronId(cronId: string): string {
+  if (!isUuid(cronId)) throw new NotFoundError(`Cron '${cronId}' not found: cron ids are UUIDs`);
+  return cronId.toLowerCase();
+}
+
+function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void {
+  if (endTime && endTime.getTime() <= now.getTime()) {
+    throw new InvalidInputError(`end_time: ${endTime.toISOString()} is not in the future`);
+  }
+}
+
+function requireWebhookUrl(webhook: string | null | undefined): void {
+  if (webhook == null) return;
+  let protocol: string | null = null;
+  try {
+    protocol = new URL(webhook).protocol;
+  } catch {
+    // Reported below with the same message as a non-http URL.
+  }
+  if (protocol !== "http:" && protocol !== "https:") throw new InvalidInputError("webhook must be an http(s) URL");
+}
+
+/**
+ * The next slot of an enabled cron, from now. A schedule that never fires again, or not before
+ * end_time, is refused: such a cron would sit in the database doing nothing.
+ */
+function firstSlot(cron: Pick<Cron, "schedule" | "timezone" | "endTime" | "enabled">, now: Date): Date | null {
+  if (!cron.enabled) return null;
+  const next = nextRunAfter(cron.schedule, cron.timezone, now);
+  if (next === null) throw new InvalidInputError(`schedule: "${cron.schedule}" never fires`);
+  if (cron.endTime && next > cron.endTime) {
+    throw new InvalidInputError(
+      `end_time: the schedule's next firing (${next.toISOString()}) is after end_time (${cron.endTime.toISOString()})`,
+    );
+  }
+  return next;
+}
+
+/**
+ * The filter in stored terms: an assistant may be named by a graph too. null when it can match
+ * nothing (an id that is neither a UUID nor a graph), which lists nothing rather than failing.
+ */
+function filterOf(ctx: ServiceContext, input: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): CronFilter | null {
+  const { assistantId, threadId, enabled } = input;
+  if (threadId !== undefined && !isUuid(threadId)) return null;
+  if (assistantId !== undefined && !ctx.graphs.has(assistantId) && !isUuid(assistantId)) return null;
+  return {
+    assistantId: assistantId === undefined ? undefined : ctx.graphs.has(assistantId) ? systemAssistantId(assistantId) : assistantId.toLowerCase(),
+    threadId: threadId?.toLowerCase(),
+    enabled,
+  };
+}
+
+export const cronsService = {
+  /** Validates everything before writing: a refused request creates nothing. */
+  async create(ctx: ServiceContext, input: CreateCronInput): Promise<Cron> {
+    const now = ctx.now();
+    const schedule = normalizeSchedule(input.schedule);
+    const timezone = normalizeTimezone(input.timezone ?? "UTC");
+    requireFutureEndTime(input.endTime, now);
+    requireWebhookUrl(input.payload.webhook);
+    const assistant = await assistantsService.get(ctx, input.assistantId);
+    const threadId = input.threadId === null ? null : (await threadsService.get(ctx, input.threadId)).threadId;
+    const cron: Cron = {
+      cronId: newId(),
+      assistantId: assistant.assistantId,
+      threadId,
+      schedule,
+      timezone,
+      payload: input.payload,
+      metadata: input.metadata ?? {},
+      endTime: input.endTime ?? null,
+      enabled: input.enabled ?? true,
+      onRunCompleted: threadId === null ? (input.onRunCompleted ?? "delete") : null,
+      nextRunDate: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    cron.nextRunDate = firstSlot(cron, now);
+    try {
+      await insertCron(ctx.db.dataSource.manager, cron);
+    } catch (error) {
+      // The thread or assistant was deleted since we read it.
+      if ((error as { code?: string }).code === "23503") throw new NotFoundError(`Thread '${threadId}' or assistant '${assistant.assistantId}' not found`);
+      throw error;
+    }
+    ctx.streaming.signals.cronsChanged();
+    return cron;
+  },
+
+  async get(ctx: ServiceContext, cronId: string): Promise<Cron> {
+    const cron = await ctx.db.dataSource.manager.findOne(CronEntity, { where: { cronId: requireCronId(cronId) } });
+    if (!cron) throw new NotFoundError(`Cron '${cronId}' not found`);
+    return cron;
+  },
+
+  /** For DataLoaders: results in key order, null where a cron does not exist. */
+  async getMany(ctx: ServiceContext, cronIds: readonly string[]): Promise<(Cron | null)[]> {
+    const valid = cronIds.filter(isUuid);
+    const found = valid.length
+      ? await ctx.db.dataSource.manager.createQueryBuilder(CronEntity, "c").where("c.cron_id = ANY(:ids)", { ids: valid }).getMany()
+      : [];
+    return inKeyOrder(cronIds, found, (cron) => cron.cronId);
+  },
+
+  /**
+   * Given fields replace the stored ones. A change to when it fires (schedule, timezone,
+   * end_time, enabled) re-plans the next slot from now; a disabled cron has none.
+   */
+  async update(ctx: ServiceContext, cronId: string, input: UpdateCronInput): Promise<Cron> {
+    const now = ctx.now();
+    const schedule = input.schedule === undefined ? undefined : normalizeSchedule(input.schedule);
+    const timezone = input.timezone === undefined ? undefined : normalizeTimezone(input.timezone);
+    requireFutureEndTime(input.endTime, now);
+    requireWebhookUrl(input.payload?.webhook);
+    const updated = await withTransaction(ctx.db, async (manager) => {
+      const id = requireCronId(cronId);
+      const current = await manager.findOne(CronEntity, { where: { cronId: id }, lock: { mode: "pessimistic_write" } });
+      if (!current) throw new NotFoundError(`Cron '${cronId}' not found`);
+      const cron: Cron = {
+        ...current,
+        schedule: schedule ?? current.schedule,
+        timezone: timezone ?? current.timezone,
+        endTime: input.endTime !== undefined ? input.endTime : current.endTime,
+        enabled: input.enabled ?? current.enabled,
+        onRunCompleted: current.threadId === null ? (input.onRunCompleted ?? current.onRunCompleted) : null,
+        metadata: input.metadata ?? current.metadata,
+        payload: { ...current.payload, ...definedFields(input.payload ?? {}) },
+        updatedAt: now,
+      };
+      const replans = [input.schedule, input.timezone, input.endTime, input.enabled].some((value) => value !== undefined);
+      if (replans) cron.nextRunDate = firstSlot(cron, now);
+      await manager.save(CronEntity, cron);
+      return cron;
+    });
+    ctx.streaming.signals.cronsChanged();
+    return updated;
+  },
+
+  async delete(ctx: ServiceContext, cronId: string): Promise<void> {
+    const result = await ctx.db.dataSource.manager.delete(CronEntity, { cronId: requireCronId(cronId) });
+    if (!result.affected) throw new NotFoundError(`Cron '${cronId}' not found`);
+    ctx.streaming.signals.cronsChanged();
+  },
+
+  async search(ctx: ServiceContext, input: SearchCronsInput): Promise<Cron[]> {
+    const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...wanted } = input;
+    const filter = filterOf(ctx, wanted);
+    return filter ? searchCrons(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder }) : [];
+  },
+
+  async count(ctx: ServiceContext, filter: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): Promise<number> {
+    const stored = filterOf(ctx, filter);
+    return stored ? countCrons(ctx.db.dataSource.manager, stored) : 0;
+  },
+
+  /** For DataLoaders: the oldest `perOwner` crons of each assistant or thread, in key order. */
+  async listOf(
+    ctx: ServiceContext,
+    owner: "assistant" | "thread",
+    ownerIds: readonly string[],
+    perOwner: number,
+  ): Promise<Cron[][]> {
+    const keys = ownerIds.map((id) => id.toLowerCase());
+    const valid = [...new Set(keys.filter(isUuid))];
+    const column = owner === "assistant" ? "assistant_id" : "thread_id";
+    const crons = valid.length > 0 ? await listCronsOf(ctx.db.dataSource.manager, { owner: column, ownerIds: valid, perOwner }) : [];
+    return keys.map((key) => crons.filter((cron) => (owner === "assistant" ? cron.assistantId : cron.threadId) === key));
+  },
+
+  /** For DataLoaders: each cron's newest `perCron` runs (newest first) and its total, in key order. */
+  async listRunsOfMany(ctx: ServiceContext, cronIds: readonly string[], perCron: number): Promise<CronRunsPage[]> {
+    const keys = cronIds.map((id) => id.toLowerCase());
+    const valid = [...new Set(keys.filter(isUuid))];
+    const rows = valid.length > 0 ? await listRunsOfCrons(ctx.db.dataSource.manager, { cronIds: valid, perCron }) : [];
+    const pages = new Map<string, CronRunsPage>();
+    for (const { run, cronId, cronTotal } of rows) {
+      const page = pages.get(cronId) ?? { runs: [], total: cronTotal };
+      page.runs.push(run);
+      pages.set(cronId, page);
+    }
+    return keys.map((key) => pages.get(key) ?? { runs: [], total: 0 });
+  },
+
+  /** The next `count` firings of a schedule from now (for a console's preview), or INVALID_INPUT naming the field. */
+  previewSchedule(ctx: ServiceContext, input: { schedule: string; timezone?: string; count?: number }): Date[] {
+    const count = input.count ?? 5;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_SCHEDULE_PREVIEW) {
+      throw new InvalidInputError(`count: must be between 1 and ${MAX_SCHEDULE_PREVIEW}, got ${count}`);
+    }
+    const schedule = normalizeSchedule(input.schedule);
+    const timezone = normalizeTimezone(input.timezone ?? "UTC");
+    return nextRunsAfter(schedule, timezone, ctx.now(), count);
+  },
+
+  /**
+   * The cron scheduler's tick: fires every due cron and says when the next one is due. Runs where
+   * the scheduler's database connection is (its worker thread on PostgreSQL, the main thread on
+   * the embedded database); its effects are announced with announceFiring where streaming is.
+   */
+  fireDue(ctx: CronFiringContext, options: { batchSize: number }): Promise<CronTick> {
+    return fireDueCrons(ctx, options);
+  },
+
+  /** After a tick committed: wakes this process's run worker and ends the streams of runs it cancelled. */
+  announceFiring(ctx: ServiceContext, effects: FiringEffects): void {
+    for (const cancellation of effects.cancellations) announceCancellations(ctx, cancellation);
+    if (effects.firstRunAfter) ctx.streaming.signals.runPending(effects.firstRunAfter);
+  },
+};
+
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
