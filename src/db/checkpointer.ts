@@ -33,7 +33,13 @@ export class RunStampingCheckpointer extends PostgresSaver {
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
 
   constructor(private readonly sqlPool: pg.Pool) {
-    super(sqlPool);
+    super(withPreparedReads(sqlPool));
+    // getTuple's two reads (the latest checkpoint, or one by id), prepared like our writes (see
+    // db/prepared-statement.ts). SELECT_SQL is private to PostgresSaver, hence the cast; should
+    // its text change, these simply stop matching and the reads run unprepared.
+    const { SELECT_SQL } = (this as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } }).SQL_STATEMENTS;
+    PREPARED_READS.set(`${SELECT_SQL}WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1`, "hangar_checkpoint_latest");
+    PREPARED_READS.set(`${SELECT_SQL}WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, "hangar_checkpoint_by_id");
   }
 
   override async put(
@@ -69,8 +75,9 @@ export class RunStampingCheckpointer extends PostgresSaver {
       this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
       this._dumpMetadata(metadata),
     ]);
-    await this.sqlPool.query(
-      `WITH blobs AS (
+    await this.sqlPool.query({
+      name: "hangar_put_checkpoint",
+      text: `WITH blobs AS (
          INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
          SELECT $1, $2, b.channel, b.version, b.type, b.blob
          FROM unnest($7::text[], $8::text[], $9::text[], $10::bytea[]) AS b (channel, version, type, blob)
@@ -80,7 +87,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
        DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-      [
+      values: [
         threadId,
         checkpointNs,
         checkpoint.id,
@@ -92,7 +99,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
         blobs.map((blob) => blob[4]),
         blobs.map((blob) => (blob[5] ? Buffer.from(blob[5]) : null)),
       ],
-    );
+    });
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -105,15 +112,17 @@ export class RunStampingCheckpointer extends PostgresSaver {
     // the same row twice.
     const rows = [...new Map(dumped.map((row) => [row[4], row])).values()];
     // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
-    const onConflict = writes.every(([channel]) => channel in WRITES_IDX_MAP)
+    const replaces = writes.every(([channel]) => channel in WRITES_IDX_MAP);
+    const onConflict = replaces
       ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob"
       : "DO NOTHING";
-    await this.sqlPool.query(
-      `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
+    await this.sqlPool.query({
+      name: replaces ? "hangar_put_writes_replacing" : "hangar_put_writes",
+      text: `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
        SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
        FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w (idx, channel, type, blob)
        ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${onConflict}`,
-      [
+      values: [
         threadId,
         checkpointNs,
         checkpointId,
@@ -123,7 +132,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
         rows.map((row) => row[6]),
         rows.map((row) => Buffer.from(row[7])),
       ],
-    );
+    });
   }
 
   /**
@@ -159,4 +168,23 @@ export class RunStampingCheckpointer extends PostgresSaver {
     write.then(forget, forget);
     return write;
   }
+}
+
+/** Statement names of the saver's read texts that are prepared (filled by the constructor). */
+const PREPARED_READS = new Map<string, string>();
+
+/** The pool as PostgresSaver sees it: queries whose text is in PREPARED_READS run prepared. */
+function withPreparedReads(pool: pg.Pool): pg.Pool {
+  return new Proxy(pool, {
+    get(target, property) {
+      if (property === "query") {
+        return (text: unknown, values?: unknown[]) => {
+          const name = typeof text === "string" ? PREPARED_READS.get(text) : undefined;
+          return name ? target.query({ name, text: text as string, values }) : target.query(text as string, values);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }

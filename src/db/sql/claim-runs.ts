@@ -1,7 +1,27 @@
 import type { EntityManager } from "typeorm";
-import { runStatement } from "../run-statement.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
+
+const CLAIM_RUNS = preparedStatement(
+  "claim_runs",
+  `WITH oldest_per_thread AS (
+     SELECT DISTINCT ON (r.thread_id) r.run_id, r.created_at
+     FROM runs r
+     WHERE r.status = 'pending' AND r.run_after <= $3
+       AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running')
+     ORDER BY r.thread_id, r.created_at
+   ), locked AS (
+     SELECT runs.run_id FROM runs
+     WHERE runs.run_id IN (SELECT run_id FROM oldest_per_thread ORDER BY created_at LIMIT $2)
+       AND runs.status = 'pending'
+     FOR UPDATE SKIP LOCKED
+   )
+   UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
+     lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
+   FROM locked WHERE runs.run_id = locked.run_id
+   RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")}`,
+);
 
 /**
  * Claims up to `limit` due pending runs for one worker and marks them running under a lease.
@@ -16,24 +36,6 @@ export async function claimRuns(
   manager: EntityManager,
   claim: { workerId: string; limit: number; leaseMs: number; now: Date },
 ): Promise<Run[]> {
-  const result = await runStatement(manager, 
-    `WITH oldest_per_thread AS (
-       SELECT DISTINCT ON (r.thread_id) r.run_id, r.created_at
-       FROM runs r
-       WHERE r.status = 'pending' AND r.run_after <= $3
-         AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running')
-       ORDER BY r.thread_id, r.created_at
-     ), locked AS (
-       SELECT runs.run_id FROM runs
-       WHERE runs.run_id IN (SELECT run_id FROM oldest_per_thread ORDER BY created_at LIMIT $2)
-         AND runs.status = 'pending'
-       FOR UPDATE SKIP LOCKED
-     )
-     UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
-       lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
-     FROM locked WHERE runs.run_id = locked.run_id
-     RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")}`,
-    [claim.workerId, claim.limit, claim.now, claim.leaseMs],
-  );
-  return (result.rows as RunRow[]).map(runFromRow);
+  const rows = await queryPrepared<RunRow>(manager, CLAIM_RUNS, [claim.workerId, claim.limit, claim.now, claim.leaseMs]);
+  return rows.map(runFromRow);
 }

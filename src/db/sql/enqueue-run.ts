@@ -1,11 +1,17 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { Run } from "../../domain/run.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 export type EnqueueOutcome =
   | { outcome: "created" }
   | { outcome: "busy"; activeRunIds: string[] }
   | { outcome: "thread-missing" };
+
+const ENQUEUE_RUN = preparedStatement(
+  "enqueue_run",
+  `SELECT outcome, active_run_ids FROM hangar_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+);
 
 /**
  * Queues a run in one round trip (hangar_enqueue_run, migrations/…-create-run-functions): locks
@@ -17,8 +23,9 @@ export async function enqueueRun(
   run: Run,
   thread: { metadata: JsonObject; createIfMissing: boolean },
 ): Promise<EnqueueOutcome> {
-  const rows: Array<{ outcome: EnqueueOutcome["outcome"]; active_run_ids: string[] }> = await manager.query(
-    `SELECT outcome, active_run_ids FROM hangar_enqueue_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+  const rows = await queryPrepared<{ outcome: EnqueueOutcome["outcome"]; active_run_ids: string[] }>(
+    manager,
+    ENQUEUE_RUN,
     [
       run.runId,
       run.threadId,

@@ -1,5 +1,15 @@
 import type { EntityManager } from "typeorm";
 import type { RunStreamEvent } from "../../domain/run-event.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+
+const INSERT_RUN_EVENTS = preparedStatement(
+  "insert_run_events",
+  `INSERT INTO run_events (run_id, seq, event, data)
+   SELECT e.run_id, e.seq, e.event, e.data
+   FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[]) AS e (run_id, seq, event, data)
+   WHERE EXISTS (SELECT 1 FROM runs WHERE runs.run_id = e.run_id)
+   ON CONFLICT (run_id, seq) DO NOTHING`,
+);
 
 /**
  * Stores a batch of stream events of any number of runs in one statement (unnest of arrays),
@@ -8,12 +18,10 @@ import type { RunStreamEvent } from "../../domain/run-event.js";
  */
 export async function insertRunEvents(manager: EntityManager, events: RunStreamEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await manager.query(
-    `INSERT INTO run_events (run_id, seq, event, data)
-     SELECT e.run_id, e.seq, e.event, e.data
-     FROM unnest($1::uuid[], $2::int[], $3::text[], $4::text[]) AS e (run_id, seq, event, data)
-     WHERE EXISTS (SELECT 1 FROM runs WHERE runs.run_id = e.run_id)
-     ON CONFLICT (run_id, seq) DO NOTHING`,
-    [events.map((e) => e.runId), events.map((e) => e.seq), events.map((e) => e.event), events.map((e) => e.data)],
-  );
+  await queryPrepared(manager, INSERT_RUN_EVENTS, [
+    events.map((e) => e.runId),
+    events.map((e) => e.seq),
+    events.map((e) => e.event),
+    events.map((e) => e.data),
+  ]);
 }

@@ -1,6 +1,13 @@
 import type { EntityManager } from "typeorm";
 import type { Assistant } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+
+const SELECT_ASSISTANT = preparedStatement(
+  "select_assistant",
+  `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at
+   FROM assistants WHERE assistant_id = $1`,
+);
 
 /**
  * One assistant by id. Every run creation reads its assistant, and TypeORM's findOne cost the
@@ -19,11 +26,7 @@ export async function selectAssistant(manager: EntityManager, assistantId: strin
     version: number;
     created_at: Date;
     updated_at: Date;
-  }> = await manager.query(
-    `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at
-     FROM assistants WHERE assistant_id = $1`,
-    [assistantId],
-  );
+  }> = await queryPrepared(manager, SELECT_ASSISTANT, [assistantId]);
   const [row] = rows;
   if (!row) return null;
   return {

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { RunStatus } from "../../domain/run.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 export interface RunOutcomeRow {
   threadId: string;
@@ -10,14 +11,19 @@ export interface RunOutcomeRow {
   threadValues: JsonObject | null;
 }
 
+const SELECT_RUN_OUTCOME = preparedStatement(
+  "select_run_outcome",
+  `SELECT r.thread_id, r.status, r.error, t."values"
+   FROM runs r LEFT JOIN threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1`,
+);
+
 /** A run's status with its thread's current values, in one read (join polls this on wake-ups). */
 export async function selectRunOutcome(manager: EntityManager, runId: string): Promise<RunOutcomeRow | null> {
-  const rows: Array<{ thread_id: string; status: RunStatus; error: JsonObject | null; values: JsonObject | null }> =
-    await manager.query(
-      `SELECT r.thread_id, r.status, r.error, t."values"
-       FROM runs r LEFT JOIN threads t ON t.thread_id = r.thread_id WHERE r.run_id = $1`,
-      [runId],
-    );
+  const rows = await queryPrepared<{ thread_id: string; status: RunStatus; error: JsonObject | null; values: JsonObject | null }>(
+    manager,
+    SELECT_RUN_OUTCOME,
+    [runId],
+  );
   const [row] = rows;
   return row ? { threadId: row.thread_id, status: row.status, error: row.error, threadValues: row.values } : null;
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { RunStatus } from "../../domain/run.js";
 import type { ThreadStatus } from "../../domain/thread.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 export interface RunOutcomeRecord {
   runId: string;
@@ -19,6 +20,11 @@ export interface RunOutcomeRecord {
   };
 }
 
+const SETTLE_RUN = preparedStatement(
+  "settle_run",
+  `SELECT recorded, thread_has_active_runs FROM hangar_settle_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+);
+
 /**
  * Records a finished run and the thread state it left, in one round trip (hangar_settle_run,
  * migrations/…-create-run-functions), only while this worker holds the run's lease. Answers
@@ -30,8 +36,9 @@ export async function settleRunOutcome(
 ): Promise<{ recorded: boolean; threadHasActiveRuns: boolean }> {
   const { thread } = record;
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  const rows: Array<{ recorded: boolean; thread_has_active_runs: boolean }> = await manager.query(
-    `SELECT recorded, thread_has_active_runs FROM hangar_settle_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+  const rows = await queryPrepared<{ recorded: boolean; thread_has_active_runs: boolean }>(
+    manager,
+    SETTLE_RUN,
     [
       record.runId,
       record.workerId,

@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { TraceRunDerived, TraceRunRecord } from "../../services/traces/trace-run.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 /** A run to write: its merged record and what was derived from it. */
 export interface TraceRunWrite {
@@ -75,13 +76,16 @@ const UPDATES = NAMES.filter((name) => name !== "id").map((name) => `${name} = E
 // quarter smaller) and PostgreSQL reads each value by index instead of by key lookup. unnest() over
 // 44 typed arrays would also be one statement, but node-postgres writes arrays as literals,
 // escaping every JSON document a second time.
-const UPSERT_SQL = `
+const UPSERT_TRACE_RUNS = preparedStatement(
+  "upsert_trace_runs",
+  `
   INSERT INTO trace_runs (${NAMES.join(", ")}, received_at, updated_at)
   SELECT ${COLUMNS.map(([, type], index) => readColumn(type, index)).join(", ")}, $2::timestamptz, $2::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS r
   ON CONFLICT (id) DO UPDATE SET ${UPDATES.join(", ")}, updated_at = EXCLUDED.updated_at
   WHERE trace_runs.id = ANY($3::uuid[])
-  RETURNING id`;
+  RETURNING id`,
+);
 
 /** The batch as the JSON text upsertTraceRuns takes (separate so callers can inspect it first). */
 export function serializeTraceRunWrites(runs: readonly TraceRunWrite[]): string {
@@ -101,7 +105,7 @@ export async function upsertTraceRuns(
   lockedIds: readonly string[],
   now: Date,
 ): Promise<string[]> {
-  const rows: { id: string }[] = await manager.query(UPSERT_SQL, [payload, now, lockedIds]);
+  const rows = await queryPrepared<{ id: string }>(manager, UPSERT_TRACE_RUNS, [payload, now, lockedIds]);
   return rows.map((row) => row.id);
 }
 
