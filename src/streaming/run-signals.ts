@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import pg from "pg";
+import { listenToChannels } from "../db/listen-channels.js";
 import type { Logger } from "../logger.js";
 
 /**
@@ -67,64 +67,31 @@ export class RunSignals {
   }
 }
 
-const CHANNELS = ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done"] as const;
-const RECONNECT_DELAY_MS = 1_000;
-
 /**
- * Relays the runs trigger's NOTIFYs into `signals` over one dedicated connection (LISTEN needs a
- * connection of its own; a pooled one would be handed to other queries). Reconnects after a
- * failure and raises `pending` on reconnect, since notifications sent meanwhile are lost.
+ * Relays the runs trigger's NOTIFYs into `signals`, and raises `pending` after a reconnect,
+ * since notifications sent meanwhile are lost.
  */
-export async function listenForRunSignals(
+export function listenForRunSignals(
   connectionString: string,
   signals: RunSignals,
   log: Logger,
   isOwnBackend: (pid: number) => boolean = () => false,
 ): Promise<{ close(): Promise<void> }> {
-  let client: pg.Client | null = null;
-  let closed = false;
-
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString });
-    next.on("notification", (message) => {
+  return listenToChannels({
+    connectionString,
+    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done"],
+    name: "hangar-run-signals",
+    onNotification(message) {
       if (message.channel === "hangar_run_pending") {
         // Runs queued by this process were announced in-process at their commit already; hearing
         // them again cost every run a second, empty claim (0.7 extra round trips per run).
         if (isOwnBackend(message.processId)) return;
         const dueAt = Number(message.payload);
         signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
-      }
-      else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
+      } else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
       else if (message.channel === "hangar_run_done" && message.payload) signals.runDone(message.payload);
-    });
-    next.on("error", (error) => {
-      log.warn({ err: error }, "run signal listener lost its connection; reconnecting");
-      void next.end().catch(() => undefined);
-      if (client === next) client = null;
-      if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
-    });
-    await next.connect();
-    for (const channel of CHANNELS) await next.query(`LISTEN ${channel}`);
-    client = next;
-  };
-
-  const reconnect = async (): Promise<void> => {
-    if (closed || client) return;
-    try {
-      await connect();
-      signals.runPending();
-    } catch (error) {
-      log.warn({ err: error }, "run signal listener could not reconnect; retrying");
-      setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
-    }
-  };
-
-  await connect();
-  return {
-    async close() {
-      closed = true;
-      await client?.end().catch(() => undefined);
-      client = null;
     },
-  };
+    onReconnect: () => signals.runPending(),
+    log,
+  });
 }

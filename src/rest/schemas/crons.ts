@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { CRON_SORT_FIELDS } from "../../domain/cron.js";
-import { MULTITASK_STRATEGIES } from "../../domain/run.js";
 import { JsonObject, Limit, Offset, optional, SortOrder } from "./common.js";
-import { NodeList, StreamModeList } from "./runs.js";
+import { RunExecutionFields } from "./runs.js";
 
 /** Fields `select` may name on POST /runs/crons/search (the SDK's CronSelectField, and ours). */
 export const CRON_SELECT_FIELDS = [
@@ -27,23 +26,6 @@ const Timestamp = z.iso
   .datetime({ offset: true, error: "must be an ISO 8601 timestamp with offset, e.g. 2030-01-01T00:00:00Z" })
   .transform((value) => new Date(value));
 
-/** What each firing's run is created with (the run-create fields a cron stores). */
-const CronRunFields = {
-  input: optional(z.unknown()),
-  context: optional(JsonObject),
-  config: optional(JsonObject),
-  metadata: optional(JsonObject),
-  stream_mode: optional(StreamModeList),
-  stream_subgraphs: optional(z.boolean()),
-  stream_resumable: optional(z.boolean()),
-  interrupt_before: optional(NodeList),
-  interrupt_after: optional(NodeList),
-  webhook: optional(z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" })),
-  multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
-  durability: optional(z.enum(["sync", "async", "exit"])),
-  checkpoint_during: optional(z.boolean()),
-};
-
 const CronScheduleFields = {
   timezone: optional(z.string()),
   end_time: optional(Timestamp),
@@ -56,7 +38,7 @@ export const CronCreate = z.object({
   assistant_id: z.string({ error: "assistant_id is required (an assistant id or a graph name)" }).min(1),
   schedule: z.string({ error: "schedule is required: 5 cron fields (minute hour day-of-month month day-of-week)" }),
   ...CronScheduleFields,
-  ...CronRunFields,
+  ...RunExecutionFields,
   // Sent by the SDK; a thread cron's thread must exist when the cron is created.
   if_not_exists: optional(z.enum(["create", "reject"])),
 });
@@ -66,7 +48,7 @@ export type CronCreate = z.infer<typeof CronCreate>;
 export const CronPatch = z.object({
   schedule: optional(z.string()),
   ...CronScheduleFields,
-  ...CronRunFields,
+  ...RunExecutionFields,
 });
 export type CronPatch = z.infer<typeof CronPatch>;
 

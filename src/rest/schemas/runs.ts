@@ -26,30 +26,35 @@ const Checkpoint = z
   })
   .passthrough();
 
+/** The fields that say how a run executes: run creation's, and what a cron stores for its firings. */
+export const RunExecutionFields = {
+  input: optional(z.unknown()),
+  context: optional(JsonObject),
+  config: optional(JsonObject),
+  metadata: optional(JsonObject),
+  stream_mode: optional(StreamModeList),
+  stream_subgraphs: optional(z.boolean()),
+  stream_resumable: optional(z.boolean()),
+  interrupt_before: optional(NodeList),
+  interrupt_after: optional(NodeList),
+  multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
+  webhook: optional(z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" })),
+  durability: optional(z.enum(["sync", "async", "exit"])),
+  checkpoint_during: optional(z.boolean()),
+};
+
 /** RunCreateStateful / RunCreateStateless of the LangGraph Platform API. */
 export const RunCreate = z
   .object({
     assistant_id: z.string({ error: "assistant_id is required (an assistant id or a graph name)" }).min(1),
-    input: optional(z.unknown()),
+    ...RunExecutionFields,
     command: optional(Command),
-    context: optional(JsonObject),
-    config: optional(JsonObject),
-    metadata: optional(JsonObject),
-    stream_mode: optional(StreamModeList),
-    stream_subgraphs: optional(z.boolean()),
-    stream_resumable: optional(z.boolean()),
-    interrupt_before: optional(NodeList),
-    interrupt_after: optional(NodeList),
-    multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
     if_not_exists: optional(z.enum(["create", "reject"])),
     on_completion: optional(z.enum(["delete", "keep"])),
     on_disconnect: optional(z.enum(["cancel", "continue"])),
-    webhook: optional(z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" })),
     after_seconds: optional(z.number().min(0).max(31_536_000)),
     checkpoint_id: optional(z.string()),
     checkpoint: optional(Checkpoint),
-    durability: optional(z.enum(["sync", "async", "exit"])),
-    checkpoint_during: optional(z.boolean()),
     feedback_keys: optional(z.array(z.string())),
     langsmith_tracer: optional(z.unknown()),
   })
