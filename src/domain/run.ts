@@ -1,3 +1,5 @@
+import type { Assistant } from "./assistant.js";
+import { newId } from "./ids.js";
 import type { JsonObject } from "./json.js";
 
 export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
@@ -117,5 +119,66 @@ export function mergeRunConfig(assistantConfig: JsonObject, runConfig: JsonObjec
     ...runConfig,
     configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
     metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
+  };
+}
+
+/** What a run request asks for, before its assistant version is applied. */
+export interface RunRequest
+  extends Omit<RunKwargs, "graphId" | "assistantVersion" | "context" | "config" | "command" | "checkpointId" | "checkpointNs" | "onCompletion"> {
+  command?: RunCommand | null;
+  checkpointId?: string | null;
+  checkpointNs?: string | null;
+  context: JsonObject;
+  config: JsonObject;
+  multitaskStrategy: MultitaskStrategy;
+}
+
+/**
+ * A new pending run: the request over its assistant's active version (context overlaid key by
+ * key, config by mergeRunConfig). Shared by run creation and cron firings, so a cron's run is
+ * exactly the run the same request would create.
+ */
+export function composeRun(options: {
+  assistant: Pick<Assistant, "assistantId" | "graphId" | "version" | "context" | "config">;
+  request: RunRequest;
+  threadId: string;
+  metadata: JsonObject;
+  /** Stateless runs only (null on a user's thread). */
+  onCompletion: OnCompletion | null;
+  now: Date;
+  runAfter: Date;
+}): Run {
+  const { assistant, request, now } = options;
+  return {
+    runId: newId(),
+    threadId: options.threadId,
+    assistantId: assistant.assistantId,
+    status: "pending",
+    metadata: options.metadata,
+    multitaskStrategy: request.multitaskStrategy,
+    kwargs: {
+      input: request.input ?? null,
+      command: request.command ?? null,
+      context: { ...assistant.context, ...request.context },
+      config: mergeRunConfig(assistant.config, request.config),
+      graphId: assistant.graphId,
+      assistantVersion: assistant.version,
+      streamModes: request.streamModes,
+      streamSubgraphs: request.streamSubgraphs,
+      streamResumable: request.streamResumable,
+      interruptBefore: request.interruptBefore,
+      interruptAfter: request.interruptAfter,
+      checkpointId: request.checkpointId ?? null,
+      checkpointNs: request.checkpointNs ?? null,
+      webhook: request.webhook,
+      onCompletion: options.onCompletion,
+      durability: request.durability,
+    },
+    createdAt: now,
+    updatedAt: now,
+    runAfter: options.runAfter,
+    attempt: 0,
+    cancelAction: null,
+    error: null,
   };
 }

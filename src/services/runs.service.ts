@@ -13,22 +13,21 @@ import { withTransaction } from "../db/tx.js";
 import { ConflictError, NotFoundError, ThreadBusyError } from "../domain/errors.js";
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
-import { isRunFinished, mergeRunConfig, type CancelAction, type Run, type RunKwargs, type RunStatus } from "../domain/run.js";
+import { composeRun, isRunFinished, type CancelAction, type Run, type RunKwargs, type RunRequest, type RunStatus } from "../domain/run.js";
 import { assistantsService } from "./assistants.service.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadStateService } from "./thread-state.service.js";
 import type { ServiceContext } from "./service-context.js";
 
 /** A run request in domain terms; the transports map their payloads to this. */
-export interface CreateRunInput extends Omit<RunKwargs, "graphId" | "assistantVersion" | "context" | "config"> {
+export interface CreateRunInput extends RunRequest {
   /** null: a stateless run on a temporary thread. */
   threadId: string | null;
   /** An assistant id or a graph name. */
   assistantId: string;
-  context: JsonObject;
-  config: JsonObject;
   metadata: JsonObject;
-  multitaskStrategy: Run["multitaskStrategy"];
+  /** Stateless runs only: what happens to their temporary thread afterwards. */
+  onCompletion: RunKwargs["onCompletion"];
   ifNotExists: "create" | "reject";
   afterSeconds: number;
 }
@@ -56,38 +55,15 @@ export const runsService = {
     const now = ctx.now();
     const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
     const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
-    const run: Run = {
-      runId: newId(),
+    const run = composeRun({
+      assistant,
+      request: input,
       threadId,
-      assistantId: assistant.assistantId,
-      status: "pending",
       metadata: input.metadata,
-      multitaskStrategy: input.multitaskStrategy,
-      kwargs: {
-        input: input.input ?? null,
-        command: input.command,
-        context: { ...assistant.context, ...input.context },
-        config: mergeRunConfig(assistant.config, input.config),
-        graphId: assistant.graphId,
-        assistantVersion: assistant.version,
-        streamModes: input.streamModes,
-        streamSubgraphs: input.streamSubgraphs,
-        streamResumable: input.streamResumable,
-        interruptBefore: input.interruptBefore,
-        interruptAfter: input.interruptAfter,
-        checkpointId: input.checkpointId,
-        checkpointNs: input.checkpointNs,
-        webhook: input.webhook,
-        onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
-        durability: input.durability,
-      },
-      createdAt: now,
-      updatedAt: now,
+      onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+      now,
       runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
-      attempt: 0,
-      cancelAction: null,
-      error: null,
-    };
+    });
 
     // The common case (no run active on the thread, or enqueue) is one round trip; a multitask
     // decision that cancels runs takes the transaction below.

@@ -13,7 +13,7 @@ import { nextCronDueAt } from "../../db/sql/next-cron-due-at.js";
 import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
-import { mergeRunConfig, type Run } from "../../domain/run.js";
+import { composeRun, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
 // Types only: runs.service.js itself is imported lazily (see below).
 import type { CancelEffects } from "../runs.service.js";
@@ -183,42 +183,18 @@ function nextSlotOf(cron: Cron, now: Date, memo: Map<string, Date | null>): Date
   return next !== null && cron.endTime !== null && next > cron.endTime ? null : next;
 }
 
-/** The run a firing queues: runsService.create's composition, from the cron's stored payload. */
+/** The run a firing queues: what runsService.create makes of the cron's stored payload. */
 function composeCronRun({ cron, assistant }: DueCron, threadId: string, now: Date): Run {
-  const { payload } = cron;
-  return {
-    runId: newId(),
+  return composeRun({
+    assistant: { ...assistant, assistantId: cron.assistantId },
+    request: cron.payload,
     threadId,
-    assistantId: cron.assistantId,
-    status: "pending",
     metadata: cronRunMetadata(cron),
-    multitaskStrategy: payload.multitaskStrategy,
-    kwargs: {
-      input: payload.input ?? null,
-      command: null,
-      context: { ...assistant.context, ...payload.context },
-      config: mergeRunConfig(assistant.config, payload.config),
-      graphId: assistant.graphId,
-      assistantVersion: assistant.version,
-      streamModes: payload.streamModes,
-      streamSubgraphs: payload.streamSubgraphs,
-      streamResumable: payload.streamResumable,
-      interruptBefore: payload.interruptBefore,
-      interruptAfter: payload.interruptAfter,
-      checkpointId: null,
-      checkpointNs: null,
-      webhook: payload.webhook,
-      // The run engine deletes a stateless run's thread after the run unless told to keep it.
-      onCompletion: cron.threadId === null ? (cron.onRunCompleted ?? "delete") : null,
-      durability: payload.durability,
-    },
-    createdAt: now,
-    updatedAt: now,
+    // The run engine deletes a stateless run's thread after the run unless told to keep it.
+    onCompletion: cron.threadId === null ? (cron.onRunCompleted ?? "delete") : null,
+    now,
     runAfter: now,
-    attempt: 0,
-    cancelAction: null,
-    error: null,
-  };
+  });
 }
 
 function earliest(a: Date | null, b: Date | null): Date | null {
