@@ -20,7 +20,7 @@ const NAVIGATION = [
   { section: "playground", label: "Test", to: routePath({ page: "playground", assistantId: null, threadId: null }) },
   { section: "threads", label: "Threads", to: routePath({ page: "threads" }) },
   { section: "traces", label: "Traces", to: routePath({ page: "traces" }) },
-  { section: "crons", label: "Crons", to: routePath({ page: "crons" }), note: "soon" },
+  { section: "crons", label: "Crons", to: routePath({ page: "crons" }) },
 ] as const;
 
 const PAGE_TITLES: Record<string, string> = {
@@ -67,7 +67,6 @@ export function App() {
                 <Link to={item.to} className="nav-link" aria-current={section === item.section ? "page" : undefined}>
                   <NavIcon name={item.section} />
                   <span>{item.label}</span>
-                  {"note" in item && <span className="nav-note">{item.note}</span>}
                 </Link>
               </li>
             ))}

@@ -7,6 +7,7 @@ import "./styles/layout.css";
 import "./styles/controls.css";
 import "./styles/components.css";
 import "./styles/assistants.css";
+import "./styles/crons.css";
 import "./styles/playground.css";
 import "./styles/threads.css";
 import "./styles/traces.css";

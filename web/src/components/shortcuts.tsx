@@ -55,6 +55,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["g p", "Test environment (playground)"],
   ["g t", "Threads"],
   ["g r", "Traces"],
+  ["g c", "Crons"],
   ["?", "This list"],
 ];
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { formatDateTime, formatTimeAgo } from "../lib/format.js";
+import { formatDateTime, formatTimeAgo, formatTimeUntil } from "../lib/format.js";
 
 let sharedNow = new Date();
 const subscribers = new Set<(now: Date) => void>();
@@ -31,6 +31,17 @@ export function TimeAgo({ iso }: { iso: string | null | undefined }) {
   return (
     <time dateTime={iso} title={formatDateTime(iso)}>
       {formatTimeAgo(iso, now > new Date(iso) ? now : new Date())}
+    </time>
+  );
+}
+
+/** An instant ahead (a cron's next run), as "in 5 min"; the local timestamp in its title. */
+export function TimeUntil({ iso }: { iso: string | null | undefined }) {
+  const now = useNow();
+  if (!iso) return <span>—</span>;
+  return (
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatTimeUntil(iso, now)}
     </time>
   );
 }

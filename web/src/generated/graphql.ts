@@ -38,6 +38,37 @@ export type CreateAssistantInput = {
   name?: string | null | undefined;
 };
 
+export type CreateCronInput = {
+  /** An assistant UUID, or a deployed graph's name. */
+  assistantId: string;
+  config?: Record<string, unknown> | null | undefined;
+  /** Overlaid key by key on the assistant's context at each firing. */
+  context?: Record<string, unknown> | null | undefined;
+  enabled?: boolean | null | undefined;
+  /** No firing after this instant; must be in the future. */
+  endTime?: string | null | undefined;
+  /** Sent as the run's input at every firing. */
+  input?: unknown;
+  interruptAfter?: Array<string> | null | undefined;
+  interruptBefore?: Array<string> | null | undefined;
+  /** The cron's; each firing's run carries it too, with cron_id. */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** Thread crons, when the thread is busy. */
+  multitaskStrategy?: MultitaskStrategy | null | undefined;
+  /** Stateless crons only; default DELETE. */
+  onRunCompleted?: OnRunCompleted | null | undefined;
+  /** 5 fields: minute hour day-of-month month day-of-week. */
+  schedule: string;
+  /** What each run's stream carries; default [VALUES]. */
+  streamMode?: Array<StreamMode> | null | undefined;
+  /** The thread to run on; omitted or null: a stateless cron (a new thread per firing). */
+  threadId?: string | null | undefined;
+  /** An IANA zone the schedule is read in; default UTC. */
+  timezone?: string | null | undefined;
+  /** An http(s) URL that receives each finished run. */
+  webhook?: string | null | undefined;
+};
+
 export type CreateRunInput = {
   /** Start no earlier than this many seconds from now (at most 31536000). */
   afterSeconds?: number | null | undefined;
@@ -83,6 +114,10 @@ export type DeleteAssistantInput = {
   assistantId: string;
   /** Also delete the threads it created. */
   deleteThreads?: boolean | null | undefined;
+};
+
+export type DeleteCronInput = {
+  cronId: string;
 };
 
 export type DeleteThreadInput = {
@@ -133,6 +168,13 @@ export type MultitaskStrategy =
 /** What happens to a stateless run's temporary thread when the run ends. */
 export type OnCompletion =
   | 'DELETE'
+  | 'KEEP';
+
+/** What becomes of the new thread a stateless cron's firing runs on, once the run ends. */
+export type OnRunCompleted =
+  /** Delete it, with its run (the default). */
+  | 'DELETE'
+  /** Keep it, to read the run's results later. */
   | 'KEEP';
 
 /** Continues a thread: resume an interrupt(), update the state, and/or go to nodes. */
@@ -247,6 +289,54 @@ export type DeleteAssistantMutationVariables = Exact<{
 
 
 export type DeleteAssistantMutation = { deleteAssistant: { deletedAssistantId: string } };
+
+export type CronRowFragment = { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null };
+
+export type CronListQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  assistantId?: string | null | undefined;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type CronListQuery = { crons: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } }> } };
+
+export type CronFormChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CronFormChoicesQuery = { assistants: { edges: Array<{ node: { assistantId: string, name: string, graphId: string, version: number } }> }, threads: { edges: Array<{ node: { threadId: string, status: ThreadStatus, assistant: { name: string } | null } }> } };
+
+export type CronSchedulePreviewQueryVariables = Exact<{
+  schedule: string;
+  timezone?: string | null | undefined;
+  count?: number | null | undefined;
+}>;
+
+
+export type CronSchedulePreviewQuery = { cronSchedulePreview: Array<string> };
+
+export type CreateCronMutationVariables = Exact<{
+  input: CreateCronInput;
+}>;
+
+
+export type CreateCronMutation = { createCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } } };
+
+export type SetCronEnabledMutationVariables = Exact<{
+  cronId: string;
+  enabled: boolean;
+}>;
+
+
+export type SetCronEnabledMutation = { updateCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } } };
+
+export type DeleteCronMutationVariables = Exact<{
+  input: DeleteCronInput;
+}>;
+
+
+export type DeleteCronMutation = { deleteCron: { deletedCronId: string } };
 
 export type PlaygroundAssistantsQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -492,6 +582,36 @@ export const AssistantDetailFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
   updatedAt
 }`, {"fragmentName":"AssistantDetailFields"}) as unknown as TypedDocumentString<AssistantDetailFieldsFragment, unknown>;
+export const CronRowFragmentDoc = new TypedDocumentString(`
+    fragment CronRow on Cron {
+  id
+  cronId
+  schedule
+  timezone
+  enabled
+  nextRunAt
+  endTime
+  createdAt
+  onRunCompleted
+  threadId
+  assistantId
+  assistant {
+    name
+  }
+  lastRun {
+    runId
+    status
+    createdAt
+    threadId
+    thread {
+      threadId
+    }
+    trace {
+      traceId
+    }
+  }
+}
+    `, {"fragmentName":"CronRow"}) as unknown as TypedDocumentString<CronRowFragment, unknown>;
 export const RunRowFragmentDoc = new TypedDocumentString(`
     fragment RunRow on Run {
   runId
@@ -833,6 +953,165 @@ export const DeleteAssistantDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteAssistantMutation, DeleteAssistantMutationVariables>;
+export const CronListDocument = new TypedDocumentString(`
+    query CronList($first: Int, $after: String, $assistantId: ID, $enabled: Boolean) {
+  crons(
+    first: $first
+    after: $after
+    assistantId: $assistantId
+    enabled: $enabled
+    sortBy: CREATED_AT
+    sortOrder: DESC
+  ) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    edges {
+      node {
+        ...CronRow
+      }
+    }
+  }
+}
+    fragment CronRow on Cron {
+  id
+  cronId
+  schedule
+  timezone
+  enabled
+  nextRunAt
+  endTime
+  createdAt
+  onRunCompleted
+  threadId
+  assistantId
+  assistant {
+    name
+  }
+  lastRun {
+    runId
+    status
+    createdAt
+    threadId
+    thread {
+      threadId
+    }
+    trace {
+      traceId
+    }
+  }
+}`) as unknown as TypedDocumentString<CronListQuery, CronListQueryVariables>;
+export const CronFormChoicesDocument = new TypedDocumentString(`
+    query CronFormChoices {
+  assistants(first: 100, sortBy: NAME, sortOrder: ASC) {
+    edges {
+      node {
+        assistantId
+        name
+        graphId
+        version
+      }
+    }
+  }
+  threads(first: 30, sortBy: UPDATED_AT, sortOrder: DESC) {
+    edges {
+      node {
+        threadId
+        status
+        assistant {
+          name
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CronFormChoicesQuery, CronFormChoicesQueryVariables>;
+export const CronSchedulePreviewDocument = new TypedDocumentString(`
+    query CronSchedulePreview($schedule: String!, $timezone: String, $count: Int) {
+  cronSchedulePreview(schedule: $schedule, timezone: $timezone, count: $count)
+}
+    `) as unknown as TypedDocumentString<CronSchedulePreviewQuery, CronSchedulePreviewQueryVariables>;
+export const CreateCronDocument = new TypedDocumentString(`
+    mutation CreateCron($input: CreateCronInput!) {
+  createCron(input: $input) {
+    cron {
+      ...CronRow
+    }
+  }
+}
+    fragment CronRow on Cron {
+  id
+  cronId
+  schedule
+  timezone
+  enabled
+  nextRunAt
+  endTime
+  createdAt
+  onRunCompleted
+  threadId
+  assistantId
+  assistant {
+    name
+  }
+  lastRun {
+    runId
+    status
+    createdAt
+    threadId
+    thread {
+      threadId
+    }
+    trace {
+      traceId
+    }
+  }
+}`) as unknown as TypedDocumentString<CreateCronMutation, CreateCronMutationVariables>;
+export const SetCronEnabledDocument = new TypedDocumentString(`
+    mutation SetCronEnabled($cronId: ID!, $enabled: Boolean!) {
+  updateCron(input: {cronId: $cronId, enabled: $enabled}) {
+    cron {
+      ...CronRow
+    }
+  }
+}
+    fragment CronRow on Cron {
+  id
+  cronId
+  schedule
+  timezone
+  enabled
+  nextRunAt
+  endTime
+  createdAt
+  onRunCompleted
+  threadId
+  assistantId
+  assistant {
+    name
+  }
+  lastRun {
+    runId
+    status
+    createdAt
+    threadId
+    thread {
+      threadId
+    }
+    trace {
+      traceId
+    }
+  }
+}`) as unknown as TypedDocumentString<SetCronEnabledMutation, SetCronEnabledMutationVariables>;
+export const DeleteCronDocument = new TypedDocumentString(`
+    mutation DeleteCron($input: DeleteCronInput!) {
+  deleteCron(input: $input) {
+    deletedCronId
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteCronMutation, DeleteCronMutationVariables>;
 export const PlaygroundAssistantsDocument = new TypedDocumentString(`
     query PlaygroundAssistants {
   assistants(first: 100, sortBy: UPDATED_AT, sortOrder: DESC) {

@@ -51,6 +51,18 @@ export function formatTimeAgo(iso: string | null | undefined, now: Date): string
   return then.toISOString().slice(0, 10);
 }
 
+/** "in 5 min", "in 3 h", "in 2 d" for an instant ahead; "due now" once it is (about) reached. */
+export function formatTimeUntil(iso: string | null | undefined, now: Date): string {
+  if (!iso) return EM_DASH;
+  const seconds = Math.round((new Date(iso).getTime() - now.getTime()) / 1000);
+  if (Number.isNaN(seconds)) return iso;
+  if (seconds < 30) return "due now";
+  if (seconds < 90) return "in 1 min";
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  if (seconds < 86_400) return `in ${Math.round(seconds / 3600)} h`;
+  return `in ${Math.round(seconds / 86_400)} d`;
+}
+
 /** A readable local timestamp (seconds precision) for tables and details. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return EM_DASH;

@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { CopyId } from "../../components/copy-id.js";
 import { EmptyState, ErrorBanner, Loading } from "../../components/feedback.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
+import { useDebounced } from "../../components/use-debounced.js";
 import { AssistantListDocument, DeployedGraphsDocument } from "../../generated/graphql.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
@@ -116,13 +117,4 @@ export function AssistantsPage() {
       )}
     </div>
   );
-}
-
-export function useDebounced<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
 }
