@@ -56,10 +56,13 @@ export class RunEventStore {
   }
 
   async read(runId: string, threadId: string, afterSeq: number): Promise<RunStreamEvent[]> {
+    // What is in memory is taken BEFORE the database read: a batch that commits during the read
+    // leaves memory when it lands, and taken after, it would be in neither (a replay with a gap).
+    // Taken before, every event is either still in this copy or committed before the read began.
+    const inMemory = [...this.unsettled, this.buffer].flat().filter((event) => event.runId === runId);
     const stored = await readRunEvents(this.db.dataSource.manager, runId, threadId, afterSeq);
     const lastStored = stored.at(-1)?.seq ?? afterSeq;
-    const inMemory = [...this.unsettled, this.buffer].flat();
-    const buffered = inMemory.filter((event) => event.runId === runId && event.seq > lastStored);
+    const buffered = inMemory.filter((event) => event.seq > lastStored);
     return [...stored, ...buffered.sort((a, b) => a.seq - b.seq)];
   }
 
