@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { CopyId } from "../../components/copy-id.js";
 import { EmptyState, ErrorBanner, Loading } from "../../components/feedback.js";
+import { CursorPager, useCursorPages } from "../../components/cursor-pager.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { useDebounced } from "../../components/use-debounced.js";
@@ -17,10 +18,10 @@ export function AssistantsPage() {
   const [search, setSearch] = useState("");
   const name = useDebounced(search.trim(), 250);
   const [graphId, setGraphId] = useState("");
-  const [pageSize, setPageSize] = useState(PAGE_SIZE);
+  const pages = useCursorPages(PAGE_SIZE);
   const [isCreating, setCreating] = useState(false);
   const graphs = useQuery(DeployedGraphsDocument, {});
-  const list = useQuery(AssistantListDocument, { name: name || null, graphId: graphId || null, first: pageSize });
+  const list = useQuery(AssistantListDocument, { name: name || null, graphId: graphId || null, first: PAGE_SIZE, after: pages.after });
   const assistants = list.data?.assistants;
   const graphIds = graphs.data?.assistants.edges.map((edge) => edge.node.graphId) ?? [];
 
@@ -43,12 +44,21 @@ export function AssistantsPage() {
           aria-label="Search assistants by name"
           data-search
           value={search}
-          onChange={(event) => setSearch(event.target.value)}
+          onChange={(event) => {
+            setSearch(event.target.value);
+            pages.reset();
+          }}
         />
         <kbd className="toolbar-hint" aria-hidden="true">/</kbd>
         <label className="inline-field">
           Graph
-          <select value={graphId} onChange={(event) => setGraphId(event.target.value)}>
+          <select
+            value={graphId}
+            onChange={(event) => {
+              setGraphId(event.target.value);
+              pages.reset();
+            }}
+          >
             <option value="">All graphs</option>
             {graphIds.map((id) => (
               <option key={id} value={id}>
@@ -103,11 +113,7 @@ export function AssistantsPage() {
           </tbody>
         </table>
       )}
-      {assistants?.pageInfo.hasNextPage && (
-        <button type="button" className="button load-more" onClick={() => setPageSize((size) => size + PAGE_SIZE)}>
-          Show more
-        </button>
-      )}
+      <CursorPager pages={pages} page={assistants} />
       {isCreating && (
         <AssistantFormDialog
           mode={{ kind: "create" }}

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { execute } from "../../api/graphql-client.js";
 import { useAction, useQuery } from "../../api/use-query.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
+import { CursorPager, useCursorPages } from "../../components/cursor-pager.js";
 import { EmptyState, ErrorBanner, Loading } from "../../components/feedback.js";
 import { PageHeader } from "../../components/page-header.js";
 import { CronListDocument, DeleteCronDocument, type CronRowFragment } from "../../generated/graphql.js";
@@ -14,23 +15,14 @@ const PAGE_SIZE = 50;
 // Next runs and last runs change when crons fire, at most once a minute each: re-read every 10 s.
 const POLL_MS = 10_000;
 
-/**
- * Every cron, newest first. Paged with cursors (Previous / Next) rather than a growing page size:
- * the API caps a page at 100 items, so "show more" by asking for a bigger first page stops there.
- */
+/** Every cron, newest first, paged with cursors. */
 export function CronsPage() {
   const [enabled, setEnabled] = useState<"" | "true" | "false">("");
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages(PAGE_SIZE);
   const [isCreating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<CronRowFragment | null>(null);
-  const after = cursors.at(-1) ?? null;
-  const list = useQuery(CronListDocument, { first: PAGE_SIZE, after, enabled: enabled === "" ? null : enabled === "true" }, { pollMs: POLL_MS });
+  const list = useQuery(CronListDocument, { first: PAGE_SIZE, after: pages.after, enabled: enabled === "" ? null : enabled === "true" }, { pollMs: POLL_MS });
   const crons = list.data?.crons;
-  // Deleting the last cron of a later page leaves it empty: step back to one with crons on it.
-  const isPageEmpty = crons !== undefined && crons.edges.length === 0 && cursors.length > 0;
-  useEffect(() => {
-    if (isPageEmpty) setCursors((stack) => stack.slice(0, -1));
-  }, [isPageEmpty]);
 
   const rows = useMemo(() => crons?.edges.map((edge) => edge.node), [crons]);
   const toggle = useCronToggle(rows, list.refetch);
@@ -40,10 +32,9 @@ export function CronsPage() {
     list.refetch();
   });
 
-  const firstShown = cursors.length * PAGE_SIZE + 1;
   const filterBy = (value: typeof enabled) => {
     setEnabled(value);
-    setCursors([]);
+    pages.reset();
   };
   return (
     <div className="page">
@@ -70,7 +61,7 @@ export function CronsPage() {
       <ErrorBanner error={list.error} onRetry={list.refetch} />
       <ErrorBanner error={toggle.error} />
       {!crons && list.isLoading && <Loading />}
-      {crons && crons.edges.length === 0 && cursors.length === 0 && (
+      {crons && crons.edges.length === 0 && pages.pageIndex === 0 && (
         <EmptyState title={enabled ? "No cron matches" : "No crons yet"}>
           {!enabled && "Create one to run an assistant every morning, every hour, or on any cron schedule."}
         </EmptyState>
@@ -86,30 +77,13 @@ export function CronsPage() {
           }}
         />
       )}
-      {crons && (cursors.length > 0 || crons.pageInfo.hasNextPage) && (
-        <nav className="pager" aria-label="Pages">
-          <button type="button" className="button" disabled={cursors.length === 0} onClick={() => setCursors((stack) => stack.slice(0, -1))}>
-            ← Previous
-          </button>
-          <span className="muted">
-            {firstShown}–{firstShown + crons.edges.length - 1} of {crons.totalCount}
-          </span>
-          <button
-            type="button"
-            className="button"
-            disabled={!crons.pageInfo.hasNextPage || !crons.pageInfo.endCursor}
-            onClick={() => crons.pageInfo.endCursor && setCursors((stack) => [...stack, crons.pageInfo.endCursor!])}
-          >
-            Next →
-          </button>
-        </nav>
-      )}
+      <CursorPager pages={pages} page={crons} />
       {isCreating && (
         <CronCreateDialog
           onClose={() => setCreating(false)}
           onCreated={() => {
             setCreating(false);
-            setCursors([]);
+            pages.reset();
             list.refetch();
           }}
         />

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { EmptyState, ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
+import { CursorPager, useCursorPages } from "../../components/cursor-pager.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { ThreadListDocument, type ThreadStatus } from "../../generated/graphql.js";
@@ -15,12 +16,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function ThreadsPage() {
   const [status, setStatus] = useState<ThreadStatus | "">("");
   const [idText, setIdText] = useState("");
-  const [pageSize, setPageSize] = useState(PAGE_SIZE);
+  const pages = useCursorPages(PAGE_SIZE);
   const id = idText.trim();
   const isIdValid = id === "" || UUID.test(id);
   const list = useQuery(
     ThreadListDocument,
-    { first: pageSize, status: status || null, ids: id && isIdValid ? [id] : null },
+    { first: PAGE_SIZE, after: pages.after, status: status || null, ids: id && isIdValid ? [id] : null },
     { pollMs: 5000 },
   );
   const threads = list.data?.threads;
@@ -37,12 +38,21 @@ export function ThreadsPage() {
           aria-invalid={!isIdValid}
           data-search
           value={idText}
-          onChange={(event) => setIdText(event.target.value)}
+          onChange={(event) => {
+            setIdText(event.target.value);
+            pages.reset();
+          }}
         />
         <kbd className="toolbar-hint" aria-hidden="true">/</kbd>
         <label className="inline-field">
           Status
-          <select value={status} onChange={(event) => setStatus(event.target.value as ThreadStatus | "")}>
+          <select
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as ThreadStatus | "");
+              pages.reset();
+            }}
+          >
             <option value="">Any</option>
             {STATUSES.map((value) => (
               <option key={value} value={value}>
@@ -97,11 +107,7 @@ export function ThreadsPage() {
           </tbody>
         </table>
       )}
-      {threads?.pageInfo.hasNextPage && (
-        <button type="button" className="button load-more" onClick={() => setPageSize((size) => size + PAGE_SIZE)}>
-          Show more
-        </button>
-      )}
+      <CursorPager pages={pages} page={threads} />
     </div>
   );
 }
