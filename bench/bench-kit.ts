@@ -551,8 +551,10 @@ function packageOf(url: string, functionName: string): string {
 /**
  * A TCP proxy in front of PostgreSQL that reads the frontend (client → server) side of the wire
  * protocol and counts round trips (one per Sync after extended-protocol messages, one per simple
- * Query) and statements (the text of each Parse or Query). node-postgres does not pipeline, so
- * every Sync / Query is one network round trip of one pooled connection.
+ * Query) and statement executions (each Query, and each Bind by the text its statement was parsed
+ * from, so named prepared statements parsed once per connection are still counted per use).
+ * node-postgres does not pipeline, so every Sync / Query is one network round trip of one pooled
+ * connection.
  */
 export class SqlCountingProxy {
   private server: net.Server | null = null;
@@ -589,6 +591,7 @@ export class SqlCountingProxy {
     upstream.setNoDelay(true);
     let buffered = Buffer.alloc(0);
     let startup = true;
+    const parsed = new Map<string, string>();
     socket.on("data", (chunk) => {
       upstream.write(chunk);
       buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
@@ -606,7 +609,7 @@ export class SqlCountingProxy {
         if (buffered.length < 5) break;
         const length = buffered.readInt32BE(1);
         if (buffered.length < length + 1) break;
-        this.observe(String.fromCharCode(buffered[0]!), buffered.subarray(5, length + 1));
+        this.observe(String.fromCharCode(buffered[0]!), buffered.subarray(5, length + 1), parsed);
         buffered = buffered.subarray(length + 1);
       }
     });
@@ -621,16 +624,23 @@ export class SqlCountingProxy {
     upstream.on("error", closeBoth);
   }
 
-  private observe(type: string, body: Buffer): void {
+  /** `parsed`: this connection's statement texts by name ("" for the unnamed statement). */
+  private observe(type: string, body: Buffer, parsed: Map<string, string>): void {
+    const cString = (from: number) => body.subarray(from, body.indexOf(0, from)).toString("utf8");
+    if (type === "P") {
+      const name = cString(0);
+      parsed.set(name, cString(Buffer.byteLength(name) + 1));
+      return;
+    }
     if (!this.counting) return;
     if (type === "S" || type === "Q") this.roundTrips += 1;
-    let text: string | null = null;
-    if (type === "Q") text = body.subarray(0, body.indexOf(0)).toString("utf8");
-    else if (type === "P") {
-      const nameEnd = body.indexOf(0);
-      text = body.subarray(nameEnd + 1, body.indexOf(0, nameEnd + 1)).toString("utf8");
+    let text: string | undefined;
+    if (type === "Q") text = cString(0);
+    else if (type === "B") {
+      const portal = cString(0);
+      text = parsed.get(cString(Buffer.byteLength(portal) + 1));
     }
-    if (text !== null) {
+    if (text !== undefined) {
       const key = text.replace(/\s+/g, " ").trim().slice(0, 160);
       this.statements.set(key, (this.statements.get(key) ?? 0) + 1);
     }

@@ -8,6 +8,10 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
+import { GroupCommit } from "./group-commit.js";
+import { writeCheckpointBatch, type CheckpointBatchItem } from "./sql/write-checkpoint-batch.js";
+
+const TEXT_DECODER = new TextDecoder();
 
 /** Keys of `config.metadata` that Hangar copies into every checkpoint a run writes. */
 const RUN_METADATA_KEYS = ["run_id", "thread_id", "assistant_id", "graph_id", "attempt"] as const;
@@ -31,9 +35,17 @@ function runIdOf(config: RunnableConfig): string | undefined {
  */
 export class RunStampingCheckpointer extends PostgresSaver {
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
+  private readonly batch: GroupCommit<CheckpointBatchItem>;
 
-  constructor(private readonly sqlPool: pg.Pool) {
+  constructor(sqlPool: pg.Pool) {
     super(withPreparedReads(sqlPool));
+    this.batch = new GroupCommit({
+      write: (items) => writeCheckpointBatch(sqlPool, items),
+      delayMs: 0,
+      maxBatch: 500,
+      // Every checkpoint write is submitted (awaited by LangGraph), so failures reach it directly.
+      onError: () => undefined,
+    });
     // getTuple's two reads (the latest checkpoint, or one by id), prepared like our writes (see
     // db/prepared-statement.ts). SELECT_SQL is private to PostgresSaver, hence the cast; should
     // its text change, these simply stop matching and the reads run unprepared.
@@ -59,9 +71,10 @@ export class RunStampingCheckpointer extends PostgresSaver {
   }
 
   /**
-   * The same rows PostgresSaver.put writes, in ONE statement (a data-modifying CTE for the blobs)
-   * instead of BEGIN + one INSERT per channel + INSERT + COMMIT on a dedicated connection: a
-   * one-node run writes ~3 checkpoints, and this took its checkpoint round trips from ~20 to 3.
+   * The rows PostgresSaver.put writes, handed to the group commit: instead of BEGIN + one INSERT
+   * per channel + INSERT + COMMIT on a dedicated connection, the puts and putWrites of every run
+   * in flight share one statement per round (db/group-commit.ts). Resolves once committed, so
+   * LangGraph's ordering and "sync" durability keep their meaning.
    */
   private async writeCheckpoint(
     config: RunnableConfig,
@@ -71,67 +84,38 @@ export class RunStampingCheckpointer extends PostgresSaver {
   ): Promise<RunnableConfig> {
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable ?? {};
     if (threadId === undefined) throw new Error(`Missing "thread_id" in config.configurable`);
-    const [blobs, serializedMetadata] = await Promise.all([
+    const [blobs, [, serializedMetadata]] = await Promise.all([
       this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
-      this._dumpMetadata(metadata),
+      this.serde.dumpsTyped(metadata),
     ]);
-    await this.sqlPool.query({
-      name: "hangar_put_checkpoint",
-      text: `WITH blobs AS (
-         INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob)
-         SELECT $1, $2, b.channel, b.version, b.type, b.blob
-         FROM unnest($7::text[], $8::text[], $9::text[], $10::bytea[]) AS b (channel, version, type, blob)
-         ON CONFLICT (thread_id, checkpoint_ns, channel, version) DO NOTHING
-       )
-       INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, checkpoint, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
-       DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
-      values: [
-        threadId,
-        checkpointNs,
-        checkpoint.id,
-        parentId,
-        this._dumpCheckpoint(checkpoint),
-        serializedMetadata,
-        blobs.map((blob) => blob[2]),
-        blobs.map((blob) => blob[3]),
-        blobs.map((blob) => blob[4]),
-        blobs.map((blob) => (blob[5] ? Buffer.from(blob[5]) : null)),
-      ],
+    await this.batch.submit({
+      kind: "checkpoint",
+      threadId,
+      checkpointNs,
+      checkpointId: checkpoint.id,
+      parentId,
+      checkpointJson: JSON.stringify(this._dumpCheckpoint(checkpoint)),
+      // PostgresSaver parses this back into an object for pg to stringify again; the text is the same.
+      metadataJson: TEXT_DECODER.decode(serializedMetadata).replace(/\0/g, ""),
+      blobs: blobs.map(([, , channel, version, type, blob]) => ({ channel, version, type, blob: blob ? Buffer.from(blob) : null })),
     });
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
-  /** PostgresSaver.putWrites in one multi-row statement (same conflict rules). */
+  /** PostgresSaver.putWrites as one item of the group commit (same conflict rules). */
   private async writePendingWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
     if (writes.length === 0) return;
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: checkpointId } = config.configurable ?? {};
     const dumped = await this._dumpWrites(threadId, checkpointNs, checkpointId, taskId, writes as [string, unknown][]);
-    // One row per index (the last wins, as sequential upserts would): a statement may not update
-    // the same row twice.
-    const rows = [...new Map(dumped.map((row) => [row[4], row])).values()];
-    // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
-    const replaces = writes.every(([channel]) => channel in WRITES_IDX_MAP);
-    const onConflict = replaces
-      ? "DO UPDATE SET channel = EXCLUDED.channel, type = EXCLUDED.type, blob = EXCLUDED.blob"
-      : "DO NOTHING";
-    await this.sqlPool.query({
-      name: replaces ? "hangar_put_writes_replacing" : "hangar_put_writes",
-      text: `INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob)
-       SELECT $1, $2, $3, $4, w.idx, w.channel, w.type, w.blob
-       FROM unnest($5::int[], $6::text[], $7::text[], $8::bytea[]) AS w (idx, channel, type, blob)
-       ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) ${onConflict}`,
-      values: [
-        threadId,
-        checkpointNs,
-        checkpointId,
-        taskId,
-        rows.map((row) => row[4]),
-        rows.map((row) => row[5]),
-        rows.map((row) => row[6]),
-        rows.map((row) => Buffer.from(row[7])),
-      ],
+    await this.batch.submit({
+      kind: "writes",
+      threadId,
+      checkpointNs,
+      checkpointId,
+      taskId,
+      // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
+      replaces: writes.every(([channel]) => channel in WRITES_IDX_MAP),
+      writes: dumped.map((row) => ({ idx: row[4], channel: row[5], type: row[6], blob: Buffer.from(row[7]) })),
     });
   }
 

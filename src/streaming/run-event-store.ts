@@ -1,4 +1,5 @@
 import type { Database } from "../db/database.js";
+import { GroupCommit } from "../db/group-commit.js";
 import { deleteOldRunEvents } from "../db/sql/delete-old-run-events.js";
 import { insertRunEvents } from "../db/sql/insert-run-events.js";
 import { readRunEvents } from "../db/sql/read-run-events.js";
@@ -6,60 +7,46 @@ import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Logger } from "../logger.js";
 
 // Events are written in batches: a 1-node run emits ~3 events, and one INSERT per event would
-// triple the database round trips of a run. 10 ms bounds how stale the stored copy can be.
+// triple the database round trips of a run. 10 ms bounds how stale the stored copy can be; a
+// finishing run flushes at once, and concurrent runs share the round (db/group-commit.ts).
 const FLUSH_DELAY_MS = 10;
 const FLUSH_BATCH_SIZE = 500;
 
 /**
  * Stored copy of every run's stream, for replay (Last-Event-ID, late joiners, GraphQL
- * `Run.events`). Appends are buffered and flushed in multi-row inserts; reads merge what is in
- * the database with what is still buffered here, so a reader in this process never sees a gap.
+ * `Run.events`). Appends are buffered and written in multi-row inserts; reads merge what is in
+ * the database with what is not committed yet, so a reader in this process never sees a gap.
  */
 export class RunEventStore {
-  private buffer: RunStreamEvent[] = [];
-  /** Batches handed to the database but not yet committed: still served from memory. */
-  private readonly unsettled = new Set<RunStreamEvent[]>();
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
+  private readonly pending: GroupCommit<RunStreamEvent>;
 
   constructor(
     private readonly db: Database,
-    private readonly log: Logger,
-  ) {}
-
-  append(event: RunStreamEvent): void {
-    this.buffer.push(event);
-    if (this.buffer.length >= FLUSH_BATCH_SIZE) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+    log: Logger,
+  ) {
+    this.pending = new GroupCommit({
+      write: (events) => insertRunEvents(this.db.dataSource.manager, events),
+      delayMs: FLUSH_DELAY_MS,
+      maxBatch: FLUSH_BATCH_SIZE,
+      // Replay loses these events; live readers already have them. Not worth failing a run.
+      onError: (error, events) => log.error({ err: error, events }, "could not store run events"),
+    });
   }
 
-  /** Writes everything buffered so far; resolves once it is in the database. */
+  append(event: RunStreamEvent): void {
+    this.pending.add(event);
+  }
+
+  /** Writes everything appended so far; resolves once it is in the database. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.buffer;
-    this.buffer = [];
-    if (batch.length > 0) this.unsettled.add(batch);
-    // Chained so batches land in order and flush() callers wait for earlier batches too.
-    this.flushing = this.flushing.then(async () => {
-      if (batch.length === 0) return;
-      try {
-        await insertRunEvents(this.db.dataSource.manager, batch);
-      } catch (error) {
-        // Replay loses these events; live readers already have them. Not worth failing a run.
-        this.log.error({ err: error, events: batch.length }, "could not store run events");
-      } finally {
-        this.unsettled.delete(batch);
-      }
-    });
-    return this.flushing;
+    return this.pending.flush();
   }
 
   async read(runId: string, threadId: string, afterSeq: number): Promise<RunStreamEvent[]> {
     // What is in memory is taken BEFORE the database read: a batch that commits during the read
     // leaves memory when it lands, and taken after, it would be in neither (a replay with a gap).
     // Taken before, every event is either still in this copy or committed before the read began.
-    const inMemory = [...this.unsettled, this.buffer].flat().filter((event) => event.runId === runId);
+    const inMemory = this.pending.uncommitted.filter((event) => event.runId === runId);
     const stored = await readRunEvents(this.db.dataSource.manager, runId, threadId, afterSeq);
     const lastStored = stored.at(-1)?.seq ?? afterSeq;
     const buffered = inMemory.filter((event) => event.seq > lastStored);

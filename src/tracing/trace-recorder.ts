@@ -1,3 +1,4 @@
+import { GroupCommit } from "../db/group-commit.js";
 import type { Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { tracesService } from "../services/traces.service.js";
@@ -20,25 +21,35 @@ const ROOT_PATCH_WAIT_MS = 1_000;
  * trace-store-tracer.ts), and hands them to this recorder, which batches them into tracesService.
  */
 export class TraceRecorder {
-  private posts: TraceRunOperation[] = [];
-  private patches: TraceRunOperation[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  /** Hangar runs whose root trace run has not been patched (ended) yet. */
-  private readonly openRoots = new Map<string, () => void>();
+  /** Posts (new trace runs) and patches (their ends), in the order the tracers sent them. */
+  private readonly pending: GroupCommit<{ operation: TraceRunOperation; isPost: boolean }>;
+  /** Hangar runs being traced (their root trace run has the same id), until completeRun. */
+  private readonly roots = new Map<string, { patched: boolean; onPatched?: () => void }>();
 
   private readonly sink: TraceRunSink = {
-    createRun: (run: LangSmithRunWire) => this.add(this.posts, run, run.id),
+    createRun: (run: LangSmithRunWire) => this.add(run, run.id, true),
     updateRun: (runId: string, run: LangSmithRunWire) => {
-      this.add(this.patches, run, runId);
-      this.openRoots.get(runId)?.();
+      this.add(run, runId, false);
+      const root = this.roots.get(runId);
+      if (!root) return;
+      root.patched = true;
+      root.onPatched?.();
     },
   };
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: ServiceContext) {
+    this.pending = new GroupCommit({
+      write: (batch) => this.store(batch),
+      delayMs: FLUSH_DELAY_MS,
+      maxBatch: FLUSH_BATCH_SIZE,
+      // Losing a trace must never fail the run it describes.
+      onError: (error, operations) => this.ctx.log.error({ err: error, operations }, "could not record graph traces"),
+    });
+  }
 
   /** The LangChain callback handler that traces one Hangar run. */
   tracerFor(run: Run): TraceStoreTracer {
+    this.roots.set(run.runId, { patched: false });
     return new TraceStoreTracer(this.sink, {
       run_id: run.runId,
       thread_id: run.threadId,
@@ -52,46 +63,36 @@ export class TraceRecorder {
    * stores what was recorded, so the run's trace is complete once the run is reported finished.
    */
   async completeRun(runId: string): Promise<void> {
-    const rootEnded = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ROOT_PATCH_WAIT_MS);
-      this.openRoots.set(runId, () => {
-        clearTimeout(timer);
-        resolve();
+    const root = this.roots.get(runId);
+    if (root && !root.patched) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ROOT_PATCH_WAIT_MS);
+        root.onPatched = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
-    });
-    if (!this.patches.some((patch) => patch.id === runId)) await rootEnded;
-    this.openRoots.delete(runId);
+    }
+    this.roots.delete(runId);
     await this.flush();
   }
 
   /** Writes everything recorded so far; resolves once it is stored. */
   flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const posts = this.posts;
-    const patches = this.patches;
-    this.posts = [];
-    this.patches = [];
-    this.flushing = this.flushing.then(async () => {
-      if (posts.length === 0 && patches.length === 0) return;
-      try {
-        // A patch whose post is in an earlier batch (a node running past one flush) updates a
-        // stored run; otherwise every run of the batch is new.
-        const postedNow = new Set(posts.map((post) => post.id));
-        const allNew = patches.every((patch) => postedNow.has(patch.id));
-        await tracesService.ingest(this.ctx, { posts, patches, allNew });
-      } catch (error) {
-        // Losing a trace must never fail the run it describes.
-        this.ctx.log.error({ err: error, posts: posts.length, patches: patches.length }, "could not record graph traces");
-      }
-    });
-    return this.flushing;
+    return this.pending.flush();
   }
 
-  private add(target: TraceRunOperation[], run: LangSmithRunWire, id: string | undefined): void {
-    if (!id) return;
-    target.push(runOperationFromWire(run, id));
-    if (this.posts.length + this.patches.length >= FLUSH_BATCH_SIZE) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS);
+  private async store(batch: ReadonlyArray<{ operation: TraceRunOperation; isPost: boolean }>): Promise<void> {
+    const posts = batch.filter((entry) => entry.isPost).map((entry) => entry.operation);
+    const patches = batch.filter((entry) => !entry.isPost).map((entry) => entry.operation);
+    // A patch whose post is in an earlier batch (a node running past one round) updates a stored
+    // run; otherwise every run of the batch is new.
+    const postedNow = new Set(posts.map((post) => post.id));
+    const allNew = patches.every((patch) => postedNow.has(patch.id));
+    await tracesService.ingest(this.ctx, { posts, patches, allNew });
+  }
+
+  private add(run: LangSmithRunWire, id: string | undefined, isPost: boolean): void {
+    if (id) this.pending.add({ operation: runOperationFromWire(run, id), isPost });
   }
 }
