@@ -4,14 +4,19 @@ import {
   type ChannelVersions,
   type Checkpoint,
   type CheckpointMetadata,
+  type CheckpointTuple,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
+import { RunCheckpointMemory } from "./run-checkpoint-memory.js";
 import { GroupCommit } from "./group-commit.js";
 import { writeCheckpointBatch, type CheckpointBatchItem } from "./sql/write-checkpoint-batch.js";
 
 const TEXT_DECODER = new TextDecoder();
+
+/** configurable key of readAfterRunConfig: the run whose committed state is asked for. */
+const READ_AFTER_RUN = "__hangar_read_after_run";
 
 /** Keys of `config.metadata` that Hangar copies into every checkpoint a run writes. */
 const RUN_METADATA_KEYS = ["run_id", "thread_id", "assistant_id", "graph_id", "attempt"] as const;
@@ -36,6 +41,7 @@ function runIdOf(config: RunnableConfig): string | undefined {
 export class RunStampingCheckpointer extends PostgresSaver {
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
   private readonly batch: GroupCommit<CheckpointBatchItem>;
+  private readonly memory = new RunCheckpointMemory();
 
   constructor(sqlPool: pg.Pool) {
     super(withPreparedReads(sqlPool));
@@ -54,6 +60,34 @@ export class RunStampingCheckpointer extends PostgresSaver {
     PREPARED_READS.set(`${SELECT_SQL}WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, "hangar_checkpoint_by_id");
   }
 
+  /**
+   * Two reads are answered from what this process saw the run commit (run-checkpoint-memory.ts):
+   * the opening read of a run on an empty thread, and `readAfterRunConfig` (the state a run left).
+   */
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    if (this.memory.answersEmpty(config)) return undefined;
+    const { [READ_AFTER_RUN]: afterRun, thread_id: threadId } = config.configurable ?? {};
+    if (typeof afterRun === "string" && typeof threadId === "string") {
+      const tuple = this.memory.latestTuple(afterRun, threadId);
+      if (tuple) return tuple;
+    }
+    return super.getTuple(config);
+  }
+
+  /** The config that reads the thread's latest checkpoint right after `runId` ended. */
+  readAfterRunConfig(threadId: string, runId: string): { configurable: Record<string, unknown> } {
+    return { configurable: { thread_id: threadId, checkpoint_ns: "", [READ_AFTER_RUN]: runId } };
+  }
+
+  expectEmptyThread(runId: string, threadId: string): void {
+    this.memory.expectEmptyThread(runId, threadId);
+  }
+
+  /** The run is settled: what was kept for it goes. */
+  forgetRun(runId: string): void {
+    this.memory.forget(runId);
+  }
+
   override async put(
     config: RunnableConfig,
     checkpoint: Checkpoint,
@@ -63,11 +97,17 @@ export class RunStampingCheckpointer extends PostgresSaver {
     const runMetadata = config.metadata ?? {};
     const stamp: Record<string, unknown> = {};
     for (const key of RUN_METADATA_KEYS) if (runMetadata[key] !== undefined) stamp[key] = runMetadata[key];
-    return this.track(config, this.writeCheckpoint(config, checkpoint, { ...metadata, ...stamp } as CheckpointMetadata, newVersions));
+    const stamped = { ...metadata, ...stamp } as CheckpointMetadata;
+    const written = await this.track(config, this.writeCheckpoint(config, checkpoint, stamped, newVersions));
+    const runId = runIdOf(config);
+    if (runId) this.memory.checkpointCommitted(runId, config, checkpoint, stamped);
+    return written;
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    return this.track(config, this.writePendingWrites(config, writes, taskId));
+    await this.track(config, this.writePendingWrites(config, writes, taskId));
+    const runId = runIdOf(config);
+    if (runId) this.memory.writesCommitted(runId, config, taskId, writes as Array<[string, unknown]>);
   }
 
   /**

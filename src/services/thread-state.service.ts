@@ -277,7 +277,9 @@ async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunOut
     checkpointer: ctx.db.checkpointer,
     store: ctx.db.store,
   });
-  const state = toThreadState(await callGraph(() => graph.getState(stateConfig(run.threadId), { subgraphs: false })));
+  // Answered from the checkpoints the run just committed, without a database read (checkpointer.ts).
+  const afterRun = ctx.db.checkpointer.readAfterRunConfig(run.threadId, run.runId);
+  const state = toThreadState(await callGraph(() => graph.getState(afterRun, { subgraphs: false })));
   return describeSettledThread(state, outcome);
 }
 

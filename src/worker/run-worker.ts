@@ -156,7 +156,10 @@ export class RunWorker {
         while (!this.stopping && this.active.size < this.options.concurrency) {
           const limit = this.options.concurrency - this.active.size;
           const claimed = await this.claim(limit);
-          for (const run of claimed) this.launch(run);
+          for (const { run, threadIsEmpty } of claimed) {
+            if (threadIsEmpty) this.ctx.db.checkpointer.expectEmptyThread(run.runId, run.threadId);
+            this.launch(run);
+          }
           // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
           this.queueMayHaveMore = claimed.length === limit;
           if (claimed.length < limit) break;
@@ -169,7 +172,7 @@ export class RunWorker {
     }
   }
 
-  private async claim(limit: number): Promise<Run[]> {
+  private async claim(limit: number): Promise<Awaited<ReturnType<typeof claimRuns>>> {
     const claim = { workerId: this.workerId, limit, leaseMs: this.leaseMs, now: this.ctx.now() };
     try {
       return await claimRuns(this.ctx.db.dataSource.manager, claim);
@@ -185,6 +188,7 @@ export class RunWorker {
     const stopWatching = this.ctx.streaming.signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
     const done = this.execute(run, controller).then((threadHasActiveRuns) => {
       stopWatching();
+      this.ctx.db.checkpointer.forgetRun(run.runId);
       this.active.delete(run.runId);
       if (threadHasActiveRuns || this.queueMayHaveMore) this.wake();
     });

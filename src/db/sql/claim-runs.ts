@@ -20,7 +20,8 @@ const CLAIM_RUNS = preparedStatement(
    UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
      lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
    FROM locked WHERE runs.run_id = locked.run_id
-   RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")}`,
+   RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")},
+     NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.thread_id = runs.thread_id::text) AS thread_is_empty`,
 );
 
 /**
@@ -31,11 +32,19 @@ const CLAIM_RUNS = preparedStatement(
  * with SKIP LOCKED so concurrent claimers on other processes take disjoint sets without waiting.
  * If two claimers still pick different runs of the same thread, the partial unique index
  * runs_one_running_per_thread rejects the second (23505) and the caller simply claims again.
+ *
+ * Each claimed run says whether its thread has no checkpoint yet: then the run's opening
+ * checkpoint read is known to find nothing (see db/run-checkpoint-memory.ts).
  */
 export async function claimRuns(
   manager: EntityManager,
   claim: { workerId: string; limit: number; leaseMs: number; now: Date },
-): Promise<Run[]> {
-  const rows = await queryPrepared<RunRow>(manager, CLAIM_RUNS, [claim.workerId, claim.limit, claim.now, claim.leaseMs]);
-  return rows.map(runFromRow);
+): Promise<Array<{ run: Run; threadIsEmpty: boolean }>> {
+  const rows = await queryPrepared<RunRow & { thread_is_empty: boolean }>(manager, CLAIM_RUNS, [
+    claim.workerId,
+    claim.limit,
+    claim.now,
+    claim.leaseMs,
+  ]);
+  return rows.map((row) => ({ run: runFromRow(row), threadIsEmpty: row.thread_is_empty }));
 }
