@@ -84,6 +84,14 @@ export interface Run {
   error: JsonObject | null;
 }
 
+/** A run as join answers it: its status and error, and the values it left on its thread. */
+export interface RunOutcome {
+  threadId: string;
+  status: RunStatus;
+  error: JsonObject | null;
+  threadValues: JsonObject | null;
+}
+
 /** How long a worker's claim on a run lasts without renewal (renewed at a third of this). */
 export const RUN_LEASE_MS = 30_000;
 

@@ -1,8 +1,8 @@
-import { selectRunOutcome, type RunOutcomeRow } from "../db/sql/select-run-outcome.js";
+import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
-import { isRunFinished, type Run } from "../domain/run.js";
+import { isRunFinished, type Run, type RunOutcome } from "../domain/run.js";
 import { readRunStream, type RunStreamRequest } from "../streaming/read-run-stream.js";
 import { requireRunId } from "./runs.service.js";
 import { threadsService } from "./threads.service.js";
@@ -22,37 +22,41 @@ async function readRun(ctx: ServiceContext, runId: string): Promise<Run | null> 
 
 /**
  * Reads `read()` until `isOver` holds for what it returns (or it returns null: the run is gone),
- * re-reading each time the run's `done` signal fires.
+ * re-reading each time the run's `done` signal fires. A `done` raised by the worker that settled
+ * the run carries its outcome; `fromOutcome` turns that into the answer without a read.
  */
 async function readWhenRunEnds<T>(
   ctx: ServiceContext,
   runId: string,
   read: () => Promise<T | null>,
   isOver: (value: T) => boolean,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal; fromOutcome?: (outcome: RunOutcome) => T } = {},
 ): Promise<T | null> {
-  let wake: () => void = () => undefined;
-  const onWake = () => wake();
+  const { signal, fromOutcome } = options;
+  let wake: (outcome?: RunOutcome) => void = () => undefined;
+  const onWake = (outcome?: RunOutcome) => wake(outcome);
   const stop = ctx.streaming.signals.onDone(runId, onWake);
-  signal?.addEventListener("abort", onWake, { once: true });
+  const onAbort = () => wake();
+  signal?.addEventListener("abort", onAbort, { once: true });
   try {
+    let told: RunOutcome | undefined;
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
-      const woken = new Promise<void>((resolve) => {
+      const woken = new Promise<RunOutcome | undefined>((resolve) => {
         wake = resolve;
-        timer = setTimeout(resolve, SAFETY_RECHECK_MS);
+        timer = setTimeout(() => resolve(undefined), SAFETY_RECHECK_MS);
       });
-      const value = await read();
+      const value = told && fromOutcome ? fromOutcome(told) : await read();
       if (value === null || isOver(value) || signal?.aborted) {
         clearTimeout(timer);
         return value;
       }
-      await woken;
+      told = await woken;
       clearTimeout(timer);
     }
   } finally {
     stop();
-    signal?.removeEventListener("abort", onWake);
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -60,16 +64,17 @@ export const runResultsService = {
   /** Resolves when the run has finished (the run) or was deleted (null). */
   async waitForEnd(ctx: ServiceContext, runId: string, signal?: AbortSignal): Promise<Run | null> {
     const id = requireRunId(runId);
-    return readWhenRunEnds(ctx, id, () => readRun(ctx, id), (run) => isRunFinished(run.status), signal);
+    return readWhenRunEnds(ctx, id, () => readRun(ctx, id), (run) => isRunFinished(run.status), { signal });
   },
 
   /**
    * GET .../join: waits for the run, then answers with the thread's values (or the error). Each
-   * look is one read of the run with its thread's values (two reads for a run joined while live).
+   * look is one read of the run with its thread's values; a run settled by this process needs
+   * only the first (which also checks the run is on this thread).
    */
   async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
     const id = requireRunId(runId);
-    let first: RunOutcomeRow | null | undefined;
+    let first: RunOutcome | null | undefined;
     const read = async () => {
       const outcome = await selectRunOutcome(ctx.db.dataSource.manager, id);
       if (first === undefined) {
@@ -80,7 +85,10 @@ export const runResultsService = {
       }
       return outcome;
     };
-    const outcome = await readWhenRunEnds(ctx, id, read, (run) => isRunFinished(run.status), signal);
+    const outcome = await readWhenRunEnds(ctx, id, read, (run) => isRunFinished(run.status), {
+      signal,
+      fromOutcome: (told) => told,
+    });
     // Deleted meanwhile (rollback): what its thread holds now.
     if (outcome === null) return (await threadsService.get(ctx, first!.threadId)).values ?? {};
     if (outcome.status === "error" && outcome.error) return { __error__: outcome.error };

@@ -1,12 +1,14 @@
 import { EventEmitter } from "node:events";
 import { listenToChannels } from "../db/listen-channels.js";
+import type { RunOutcome } from "../domain/run.js";
 import type { Logger } from "../logger.js";
 
 /**
  * Wake-ups about the run queue, delivered to whoever waits in this process:
  * - `pending`: a run became claimable (wakes the worker loop);
  * - `cancel`: a running run was asked to stop (the worker holding it aborts it);
- * - `done`: a run finished or was deleted (wakes join / wait).
+ * - `done`: a run finished or was deleted (wakes join / wait). Raised by the worker that settled
+ *   the run, it carries the outcome it recorded, so a join in this process needs no read.
  *
  * Services raise them in-process right after their commit. With PostgreSQL, the runs trigger also
  * NOTIFYs each change and `listenForRunSignals` relays them, so a worker or waiter in another
@@ -32,8 +34,8 @@ export class RunSignals {
     this.emitter.emit(`cancel:${runId}`);
   }
 
-  runDone(runId: string): void {
-    this.emitter.emit(`done:${runId}`);
+  runDone(runId: string, outcome?: RunOutcome): void {
+    this.emitter.emit(`done:${runId}`, outcome);
   }
 
   onPending(listener: (dueAt?: Date) => void): () => void {
@@ -44,7 +46,8 @@ export class RunSignals {
     return this.on(`cancel:${runId}`, listener);
   }
 
-  onDone(runId: string, listener: () => void): () => void {
+  /** `outcome`: what was recorded, when the run was settled by this process (not if deleted). */
+  onDone(runId: string, listener: (outcome?: RunOutcome) => void): () => void {
     return this.on(`done:${runId}`, listener);
   }
 

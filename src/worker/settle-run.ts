@@ -5,7 +5,7 @@ import { markThreadBusyIfActive } from "../db/sql/mark-thread-busy-if-active.js"
 import { releaseRuns } from "../db/sql/release-runs.js";
 import { settleRunOutcome } from "../db/sql/settle-run-outcome.js";
 import { withTransaction } from "../db/tx.js";
-import type { Run } from "../domain/run.js";
+import type { Run, RunOutcome } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadStateService, type SettledThread } from "../services/thread-state.service.js";
 import { threadsService } from "../services/threads.service.js";
@@ -51,7 +51,7 @@ export async function settleRun(
     return { threadHasActiveRuns: false };
   }
   bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: result.status });
-  signals.runDone(run.runId);
+  signals.runDone(run.runId, settled.outcome);
 
   if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: result.status, error: result.error });
   if (run.kwargs.onCompletion === "delete") {
@@ -73,7 +73,7 @@ async function recordOutcome(
   workerId: string,
   run: Run,
   result: Extract<ExecutionResult, { kind: "finished" }>,
-): Promise<{ recorded: boolean; threadHasActiveRuns: boolean }> {
+): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; outcome?: RunOutcome }> {
   const manager = ctx.db.dataSource.manager;
   const outcome = { runId: run.runId, workerId, status: result.status, error: result.error, now: ctx.now() };
   let thread: SettledThread;
@@ -85,7 +85,8 @@ async function recordOutcome(
     if (recorded) await markThreadBusyIfActive(manager, run.threadId);
     return { recorded, threadHasActiveRuns: true };
   }
-  return settleRunOutcome(manager, { ...outcome, thread: { threadId: run.threadId, ...thread } });
+  const settled = await settleRunOutcome(manager, { ...outcome, thread: { threadId: run.threadId, ...thread } });
+  return { ...settled, outcome: { threadId: run.threadId, status: result.status, error: result.error, threadValues: thread.values } };
 }
 
 async function syncThread(ctx: ServiceContext, run: Run, failed: boolean, error?: unknown): Promise<void> {

@@ -1,15 +1,9 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
-import type { RunStatus } from "../../domain/run.js";
+import type { RunOutcome, RunStatus } from "../../domain/run.js";
 import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
-export interface RunOutcomeRow {
-  threadId: string;
-  status: RunStatus;
-  error: JsonObject | null;
-  /** The thread's values, which join answers with once the run has ended. */
-  threadValues: JsonObject | null;
-}
+export type RunOutcomeRow = RunOutcome;
 
 const SELECT_RUN_OUTCOME = preparedStatement(
   "select_run_outcome",
