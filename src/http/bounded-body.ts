@@ -3,8 +3,14 @@ import { PayloadTooLargeError } from "../domain/errors.js";
 /**
  * Reads a request body but stops as soon as it passes maxBytes, so a chunked upload with no
  * content-length cannot make the server buffer an unbounded body.
+ *
+ * A body with a content-length (checked against the limit by the HTTP middleware; Node's parser
+ * never reads past it) is read in one piece: @hono/node-server then reads the Node request
+ * directly, where a web-stream reader cost ~3% of the server's CPU in the run bench.
  */
 export async function readBoundedBody(request: Request, maxBytes: number): Promise<Buffer> {
+  const declaredLength = request.headers.get("content-length");
+  if (declaredLength !== null && Number(declaredLength) <= maxBytes) return Buffer.from(await request.arrayBuffer());
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -19,6 +19,8 @@ import type { Logger } from "../logger.js";
  */
 export class RunSignals {
   private readonly emitter = new EventEmitter();
+  /** Runs this process's worker executes: it raises their `done` itself, with the outcome. */
+  private readonly doneRaisedByWorker = new Set<string>();
 
   constructor() {
     // One waiter per join/stream request: many are normal.
@@ -35,7 +37,26 @@ export class RunSignals {
   }
 
   runDone(runId: string, outcome?: RunOutcome): void {
+    this.doneRaisedByWorker.delete(runId);
     this.emitter.emit(`done:${runId}`, outcome);
+  }
+
+  /**
+   * Between claim and settle, the relayed NOTIFY of the settle's own commit is not passed on: it
+   * races the in-process `done` (separate sockets) and, winning, made joiners read the outcome
+   * the in-process signal was about to hand them.
+   */
+  workerExecutes(runId: string): void {
+    this.doneRaisedByWorker.add(runId);
+  }
+
+  workerReleased(runId: string): void {
+    this.doneRaisedByWorker.delete(runId);
+  }
+
+  /** Whether a relayed `done` of this process's own commit can be dropped (see workerExecutes). */
+  isDoneRaisedByWorker(runId: string): boolean {
+    return this.doneRaisedByWorker.has(runId);
   }
 
   onPending(listener: (dueAt?: Date) => void): () => void {
@@ -92,7 +113,10 @@ export function listenForRunSignals(
         const dueAt = Number(message.payload);
         signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
       } else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
-      else if (message.channel === "hangar_run_done" && message.payload) signals.runDone(message.payload);
+      else if (message.channel === "hangar_run_done" && message.payload) {
+        if (isOwnBackend(message.processId) && signals.isDoneRaisedByWorker(message.payload)) return;
+        signals.runDone(message.payload);
+      }
     },
     onReconnect: () => signals.runPending(),
     log,

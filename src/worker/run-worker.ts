@@ -185,9 +185,12 @@ export class RunWorker {
 
   private launch(run: Run): void {
     const controller = new AbortController();
-    const stopWatching = this.ctx.streaming.signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
+    const signals = this.ctx.streaming.signals;
+    const stopWatching = signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
+    signals.workerExecutes(run.runId);
     const done = this.execute(run, controller).then((threadHasActiveRuns) => {
       stopWatching();
+      signals.workerReleased(run.runId);
       this.ctx.db.checkpointer.forgetRun(run.runId);
       this.active.delete(run.runId);
       if (threadHasActiveRuns || this.queueMayHaveMore) this.wake();
