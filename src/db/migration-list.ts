@@ -6,6 +6,7 @@ import { CreateModelPrices1763760011000 } from "../../migrations/1763760011000-c
 import { CreateRunFunctions1763760020000 } from "../../migrations/1763760020000-create-run-functions.js";
 import { CreateCrons1763760030000 } from "../../migrations/1763760030000-create-crons.js";
 import { AddRunsCronId1763760031000 } from "../../migrations/1763760031000-add-runs-cron-id.js";
+import { CheckAssistantOnEnqueue1763760040000 } from "../../migrations/1763760040000-check-assistant-on-enqueue.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateRunFunctions1763760020000,
   CreateCrons1763760030000,
   AddRunsCronId1763760031000,
+  CheckAssistantOnEnqueue1763760040000,
 ];

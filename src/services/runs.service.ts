@@ -14,7 +14,9 @@ import { ConflictError, NotFoundError, ThreadBusyError } from "../domain/errors.
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import { composeRun, isRunFinished, type CancelAction, type Run, type RunKwargs, type RunRequest, type RunStatus } from "../domain/run.js";
-import { assistantsService } from "./assistants.service.js";
+import type { Assistant } from "../domain/assistant.js";
+import { assistantSnapshots } from "./assistant-snapshots.js";
+import { assistantsService, resolveAssistantId } from "./assistants.service.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadStateService } from "./thread-state.service.js";
 import type { ServiceContext } from "./service-context.js";
@@ -51,26 +53,39 @@ export const runsService = {
    * worker never runs two runs of one thread at once, so the new run starts after the old ends.
    */
   async create(ctx: ServiceContext, input: CreateRunInput): Promise<Run> {
-    const assistant = await assistantsService.get(ctx, input.assistantId);
     const now = ctx.now();
     const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
-    const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
-    const run = composeRun({
-      assistant,
-      request: input,
-      threadId,
-      metadata: input.metadata,
-      onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
-      now,
-      runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
-    });
+    const enqueue = async (assistant: Assistant, checked: boolean) => {
+      const run = composeRun({
+        assistant,
+        request: input,
+        threadId,
+        metadata: input.metadata,
+        onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+        now,
+        runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
+      });
+      const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+      const queued = await enqueueRun(
+        ctx.db.dataSource.manager,
+        run,
+        { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+        checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
+      );
+      return { run, threadMetadata, queued };
+    };
 
-    // The common case (no run active on the thread, or enqueue) is one round trip; a multitask
-    // decision that cancels runs takes the transaction below.
-    const queued = await enqueueRun(ctx.db.dataSource.manager, run, {
-      metadata: threadMetadata,
-      createIfMissing: input.threadId === null || input.ifNotExists === "create",
-    });
+    // The common case (no run active on the thread, or enqueue) is one round trip: the assistant
+    // comes from the last run composed with it, and the enqueue checks it is still current. A
+    // multitask decision that cancels runs takes the transaction below.
+    const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, input.assistantId));
+    let attempt = snapshot ? await enqueue(snapshot, true) : null;
+    if (!attempt || attempt.queued.outcome === "assistant-changed") {
+      const assistant = await assistantsService.get(ctx, input.assistantId);
+      assistantSnapshots.remember(ctx.db, assistant);
+      attempt = await enqueue(assistant, false);
+    }
+    const { run, threadMetadata, queued } = attempt;
     if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
     if (queued.outcome === "busy") {
       if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);

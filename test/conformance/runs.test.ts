@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 let server: TestServer;
@@ -67,5 +68,33 @@ describe("runs through the official SDK client", () => {
     const [run] = await server.client.runs.list(thread.thread_id);
     expect(run!.status).toBe("error");
     expect((await server.client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+
+  it("composes each run from the assistant as it is now, even when another process changed it", async () => {
+    const { client } = server;
+    const assistant = await client.assistants.create({ graphId: "echo", context: { tone: "first" } });
+    const contextOf = async () => {
+      const thread = await client.threads.create();
+      const run = await client.runs.create(thread.thread_id, assistant.assistant_id, { input: human("hi") });
+      await client.runs.join(thread.thread_id, run.run_id);
+      return (run.kwargs as { context?: Record<string, unknown> }).context;
+    };
+    expect(await contextOf()).toEqual({ tone: "first" });
+    expect(await contextOf()).toEqual({ tone: "first" });
+
+    // Through this server's API: a new active version.
+    await client.assistants.update(assistant.assistant_id, { context: { tone: "second" } });
+    expect(await contextOf()).toEqual({ tone: "second" });
+
+    // Behind its back, as another Hangar process on the same database would.
+    await sql(server.database, `UPDATE assistants SET context = '{"tone": "third"}', version = version + 1, updated_at = now() WHERE assistant_id = $1`, [
+      assistant.assistant_id,
+    ]);
+    expect(await contextOf()).toEqual({ tone: "third" });
+    expect(await contextOf()).toEqual({ tone: "third" });
+    await sql(server.database, `DELETE FROM assistants WHERE assistant_id = $1`, [assistant.assistant_id]);
+    const thread = await client.threads.create();
+    await expect(client.runs.create(thread.thread_id, assistant.assistant_id, { input: human("hi") })).rejects.toMatchObject({ status: 404 });
+    expect(await client.runs.list(thread.thread_id)).toEqual([]);
   });
 });

@@ -29,12 +29,20 @@ CREATE FUNCTION public.hangar_announce_run_change() RETURNS trigger
         RETURN NULL;
       END $$;
 
-CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_thread_metadata jsonb, p_create_thread boolean) RETURNS TABLE(outcome text, active_run_ids uuid[])
+CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_thread_metadata jsonb, p_create_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone) RETURNS TABLE(outcome text, active_run_ids uuid[])
     LANGUAGE plpgsql
     AS $$
       DECLARE
         v_active uuid[];
       BEGIN
+        IF p_assistant_updated_at IS NOT NULL THEN
+          PERFORM 1 FROM assistants WHERE assistant_id = p_assistant_id AND version = p_assistant_version
+            AND date_trunc('milliseconds', updated_at) = p_assistant_updated_at;
+          IF NOT FOUND THEN
+            RETURN QUERY SELECT 'assistant-changed'::text, ARRAY[]::uuid[];
+            RETURN;
+          END IF;
+        END IF;
         PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
         IF NOT FOUND THEN
           IF NOT p_create_thread THEN
