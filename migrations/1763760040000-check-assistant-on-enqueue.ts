@@ -2,10 +2,11 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
  * hangar_enqueue_run learns to check the assistant version a run was composed from, so run
- * creation can compose from a cached assistant instead of reading it first (one round trip of
- * the four a background run's create and join make): given the version and updated_at the
- * caller saw, the function answers 'assistant-changed' and writes nothing when the assistant was
- * edited, re-versioned or deleted since. Without them (NULL) it behaves as before.
+ * creation can compose from a remembered assistant instead of reading it first (a round trip on
+ * every run): given the version and updated_at the caller saw, the function answers
+ * 'assistant-changed' and writes nothing when the assistant was edited, re-versioned or deleted
+ * since. Without them (NULL) it behaves as before. updated_at is compared at millisecond
+ * precision, the precision of the JavaScript dates callers hold.
  */
 export class CheckAssistantOnEnqueue1763760040000 implements MigrationInterface {
   name = "CheckAssistantOnEnqueue1763760040000";
