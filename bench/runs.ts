@@ -49,6 +49,9 @@ const STREAMS = envInt("BENCH_STREAMS", 300);
 const SQL_RUNS = envInt("BENCH_SQL_RUNS", 50);
 const WARMUP = envInt("BENCH_WARMUP_RUNS", 50);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
+// Split deployment: the client's server runs `serve --no-worker`, and a second process executes
+// the runs (its CPU shows as "other"). One process per core instead of one for both.
+const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === "1";
 
 const input = (i: number) => ({ messages: [{ role: "user", content: `bench ${i}` }] });
 
@@ -283,13 +286,23 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       HANGAR_WORKER_CONCURRENCY: process.env.HANGAR_WORKER_CONCURRENCY ?? "(default 16)",
       HANGAR_DB_POOL_SIZE: process.env.HANGAR_DB_POOL_SIZE ?? "(default 24)",
       HANGAR_TRACE_GRAPH_RUNS: process.env.HANGAR_TRACE_GRAPH_RUNS ?? "(default true)",
+      worker_process: WORKER_PROCESS,
       BENCH_DB_SETTINGS: process.env.BENCH_DB_SETTINGS ?? null,
       node: process.version,
       repo: repoState(),
     },
   };
   try {
-    const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, cpuProfDir: profileDir });
+    const worker = WORKER_PROCESS
+      ? await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: logPath.replace(/\.log$/, "-worker.log") })
+      : null;
+    const server = await startServerProcess({
+      configPath: CONFIG,
+      databaseUrl: database.url,
+      logPath,
+      cpuProfDir: profileDir,
+      args: WORKER_PROCESS ? ["--no-worker"] : [],
+    });
     let stopped = false;
     try {
       const target: Target = { server, client: server.client(RUN_CONCURRENCY), database: database.name };
@@ -350,6 +363,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       for (const phase of problems) console.log(`! c=${phase.concurrency}: ${phase.failed} failed (${phase.first_error ?? "-"})`, "not_success" in phase ? phase.not_success : "");
 
       await server.stop();
+      await worker?.stop();
       stopped = true;
       if (profileDir) {
         const profile = busiestCpuProfile(profileDir);
@@ -365,7 +379,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
         }
       }
     } finally {
-      if (!stopped) await server.stop();
+      if (!stopped) await Promise.all([server.stop(), worker?.stop()]);
     }
 
     if (SQL_RUNS > 0) {

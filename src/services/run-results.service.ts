@@ -102,6 +102,7 @@ export const runResultsService = {
         bus: ctx.streaming.bus,
         store: ctx.streaming.store,
         readRunStatus: async (runId) => (await readRun(ctx, runId))?.status ?? null,
+        onRunDone: (runId, listener) => ctx.streaming.signals.onDone(runId, () => listener()),
       },
       request,
     );

@@ -8,6 +8,8 @@ export interface RunStreamSources {
   store: RunEventStore;
   /** The run's status now, or null when it no longer exists. */
   readRunStatus(runId: string): Promise<RunStatus | null>;
+  /** Subscribes to the run's `done` signal, which crosses processes even without Redis. */
+  onRunDone(runId: string, listener: () => void): () => void;
 }
 
 export interface RunStreamRequest {
@@ -31,6 +33,10 @@ export function streamModeOfEvent(event: string): string {
  * A run's events from `afterSeq` on: first what is stored, then live ones, without gaps or
  * duplicates (the bus is subscribed before the replay is read, and seq decides what is new).
  * Ends when the run ends, or at once after the replay when it had already ended.
+ *
+ * The bus carries a run's events only within its process unless Redis links the processes. A run
+ * executed by another process (`serve --no-worker` beside `hangar worker`, without REDIS_URL)
+ * still ends the stream: its `done` signal (NOTIFY) comes through, and what it stored is read.
  */
 export async function* readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
   const wanted = request.modes && request.modes.length > 0 ? new Set(request.modes) : null;
@@ -43,24 +49,37 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     wake?.();
     wake = null;
   };
+  let doneSignalled = false;
   const unsubscribe = sources.bus.subscribeRun(request.runId, (message) => {
     pending.push(message);
+    notify();
+  });
+  const stopWatchingDone = sources.onRunDone(request.runId, () => {
+    doneSignalled = true;
     notify();
   });
   request.signal?.addEventListener("abort", notify, { once: true });
 
   try {
     let lastSeq = request.afterSeq ?? 0;
-    for (const event of await sources.store.read(request.runId, request.threadId, lastSeq)) {
-      lastSeq = event.seq;
-      if (isWanted(event)) yield event;
-    }
+    const replay = async function* () {
+      for (const event of await sources.store.read(request.runId, request.threadId, lastSeq)) {
+        lastSeq = event.seq;
+        if (isWanted(event)) yield event;
+      }
+    };
+    yield* replay();
     // The worker stores every event before it records the end, so a finished run is complete here.
     const status = await sources.readRunStatus(request.runId);
     if (status === null || (status !== "pending" && status !== "running")) return;
 
     while (!request.signal?.aborted) {
       const message = pending.shift();
+      if (!message && doneSignalled) {
+        // Ended without its events reaching this process: the worker stored them all first.
+        yield* replay();
+        return;
+      }
       if (!message) {
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
@@ -72,6 +91,7 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     }
   } finally {
     unsubscribe();
+    stopWatchingDone();
     request.signal?.removeEventListener("abort", notify);
   }
 }

@@ -45,3 +45,34 @@ describe("event fan-out between processes through Redis", () => {
     expect((values as { messages: unknown[] }).messages).toHaveLength(4);
   });
 });
+
+describe("streams between processes without Redis", () => {
+  let plainDatabase: TestDatabase;
+  let worker: TestServer;
+  let api: TestServer;
+  beforeAll(async () => {
+    plainDatabase = await createTestDatabase();
+    worker = await startTestServer({ database: plainDatabase });
+    api = await startTestServer({ database: plainDatabase, roles: { api: true, worker: false } });
+  });
+  afterAll(async () => {
+    await api?.close();
+    await worker?.close();
+    await plainDatabase?.drop();
+  });
+
+  it("still end, with every event the run stored, when the run ends on another process", async () => {
+    const thread = await api.client.threads.create();
+    const events = [];
+    for await (const part of api.client.runs.stream(thread.thread_id, "slow", {
+      input: human("no redis"),
+      streamMode: "updates",
+      context: { step_ms: 30 },
+    })) {
+      events.push(part);
+    }
+    // Not live (the events reach this process only through the database), but complete.
+    expect(events.map((event) => event.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    expect(Object.keys(events[3]!.data as object)).toEqual(["third"]);
+  });
+});

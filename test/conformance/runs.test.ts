@@ -77,7 +77,7 @@ describe("runs through the official SDK client", () => {
       const thread = await client.threads.create();
       const run = await client.runs.create(thread.thread_id, assistant.assistant_id, { input: human("hi") });
       await client.runs.join(thread.thread_id, run.run_id);
-      return (run.kwargs as { context?: Record<string, unknown> }).context;
+      return (run as unknown as { kwargs: { context?: Record<string, unknown> } }).kwargs.context;
     };
     expect(await contextOf()).toEqual({ tone: "first" });
     expect(await contextOf()).toEqual({ tone: "first" });
