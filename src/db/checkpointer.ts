@@ -18,6 +18,9 @@ const TEXT_DECODER = new TextDecoder();
 /** configurable key of readAfterRunConfig: the run whose committed state is asked for. */
 const READ_AFTER_RUN = "__hangar_read_after_run";
 
+/** A write queued for the group commit, with the run it belongs to (if any). */
+type QueuedWrite = CheckpointBatchItem & { runId?: string };
+
 /** Keys of `config.metadata` that Hangar copies into every checkpoint a run writes. */
 const RUN_METADATA_KEYS = ["run_id", "thread_id", "assistant_id", "graph_id", "attempt"] as const;
 
@@ -37,16 +40,22 @@ function runIdOf(config: RunnableConfig): string | undefined {
  * It also tracks each run's writes still in flight: with durability "async" LangGraph does not
  * wait for them, and an aborted run's last checkpoint can land after the run has ended. Settling
  * a run (above all a rollback, which deletes them) first waits for `writesSettled(runId)`.
+ *
+ * Runs registered with `acknowledgeWhenQueued` (every durability but "sync") get their writes
+ * acknowledged once queued, not once committed; see `put`.
  */
 export class RunStampingCheckpointer extends PostgresSaver {
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
-  private readonly batch: GroupCommit<CheckpointBatchItem>;
+  private readonly batch: GroupCommit<QueuedWrite>;
   private readonly memory = new RunCheckpointMemory();
+  private readonly acknowledgedWhenQueued = new Set<string>();
+  /** The first write that failed, per run acknowledged when queued: it writes nothing after it. */
+  private readonly failedWrites = new Map<string, unknown>();
 
   constructor(sqlPool: pg.Pool) {
     super(withPreparedReads(sqlPool));
     this.batch = new GroupCommit({
-      write: (items) => writeCheckpointBatch(sqlPool, items),
+      write: (items) => this.writeBatch(sqlPool, items),
       delayMs: 0,
       maxBatch: 500,
       // Every checkpoint write is submitted (awaited by LangGraph), so failures reach it directly.
@@ -83,9 +92,26 @@ export class RunStampingCheckpointer extends PostgresSaver {
     this.memory.expectEmptyThread(runId, threadId);
   }
 
+  /**
+   * The run's puts and putWrites resolve as soon as they are queued for the group commit, instead
+   * of once committed. For durability "async" (LangGraph's default) and "exit" nothing waits for a
+   * write except the next `put`, which LangGraph chains behind the previous one: acknowledged on
+   * commit, a one-node run's three checkpoints took three group-commit rounds one after the other
+   * (about a third of its create→join time at 16 concurrent runs); queued, they share one. The
+   * queue keeps their order, a run whose write failed writes nothing after it (a later checkpoint
+   * would point at channel values that are not there), and `writesCommitted` reports the failure
+   * before the run may end as a success. Not for "sync", which promises a committed checkpoint
+   * before each next step.
+   */
+  acknowledgeWhenQueued(runId: string): void {
+    this.acknowledgedWhenQueued.add(runId);
+  }
+
   /** The run is settled: what was kept for it goes. */
   forgetRun(runId: string): void {
     this.memory.forget(runId);
+    this.acknowledgedWhenQueued.delete(runId);
+    this.failedWrites.delete(runId);
   }
 
   override async put(
@@ -98,37 +124,69 @@ export class RunStampingCheckpointer extends PostgresSaver {
     const stamp: Record<string, unknown> = {};
     for (const key of RUN_METADATA_KEYS) if (runMetadata[key] !== undefined) stamp[key] = runMetadata[key];
     const stamped = { ...metadata, ...stamp } as CheckpointMetadata;
-    const written = await this.track(config, this.writeCheckpoint(config, checkpoint, stamped, newVersions));
+    const item = await this.checkpointItem(config, checkpoint, stamped, newVersions);
+    await this.submit(config, item);
     const runId = runIdOf(config);
     if (runId) this.memory.checkpointCommitted(runId, config, checkpoint, stamped);
-    return written;
+    return { configurable: { thread_id: item.threadId, checkpoint_ns: item.checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    await this.track(config, this.writePendingWrites(config, writes, taskId));
+    if (writes.length === 0) return;
+    await this.submit(config, await this.pendingWritesItem(config, writes, taskId));
     const runId = runIdOf(config);
     if (runId) this.memory.writesCommitted(runId, config, taskId, writes as Array<[string, unknown]>);
   }
 
   /**
-   * The rows PostgresSaver.put writes, handed to the group commit: instead of BEGIN + one INSERT
-   * per channel + INSERT + COMMIT on a dedicated connection, the puts and putWrites of every run
-   * in flight share one statement per round (db/group-commit.ts). Resolves once committed, so
-   * LangGraph's ordering and "sync" durability keep their meaning.
+   * Queues a write. Resolves once committed, or at once for a run acknowledged when queued (its
+   * write is still tracked, so `writesSettled` and `writesCommitted` wait for it).
    */
-  private async writeCheckpoint(
+  private async submit(config: RunnableConfig, item: CheckpointBatchItem): Promise<void> {
+    const runId = runIdOf(config);
+    const acknowledgeWhenQueued = runId !== undefined && this.acknowledgedWhenQueued.has(runId);
+    if (acknowledgeWhenQueued && this.failedWrites.has(runId)) throw this.failedWrites.get(runId);
+    const committed = this.track(config, this.batch.submit({ ...item, runId }));
+    if (!acknowledgeWhenQueued) return committed;
+    committed.catch(() => {
+      // Recorded by writeBatch; reads of the run's state go back to the database, which has the truth.
+      this.memory.forget(runId);
+    });
+  }
+
+  /** One round of the group commit; a run's write fails without a try once an earlier one failed. */
+  private async writeBatch(sqlPool: pg.Pool, items: QueuedWrite[]): Promise<void> {
+    const spoiled = items.find((item) => item.runId !== undefined && this.failedWrites.has(item.runId));
+    // Several: the group commit retries each alone, and only the spoiled ones fail.
+    if (spoiled) throw items.length === 1 ? this.failedWrites.get(spoiled.runId!) : new Error("a write of this round belongs to a run whose earlier write failed");
+    try {
+      await writeCheckpointBatch(sqlPool, items);
+    } catch (error) {
+      // Recorded here, synchronously, before the group commit tries the next item alone.
+      const [only] = items;
+      if (items.length === 1 && only?.runId && this.acknowledgedWhenQueued.has(only.runId)) this.failedWrites.set(only.runId, error);
+      throw error;
+    }
+  }
+
+  /**
+   * The rows PostgresSaver.put writes, for the group commit: instead of BEGIN + one INSERT per
+   * channel + INSERT + COMMIT on a dedicated connection, the puts and putWrites of every run in
+   * flight share one statement per round (db/group-commit.ts).
+   */
+  private async checkpointItem(
     config: RunnableConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<RunnableConfig> {
+  ): Promise<CheckpointBatchItem> {
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable ?? {};
     if (threadId === undefined) throw new Error(`Missing "thread_id" in config.configurable`);
     const [blobs, [, serializedMetadata]] = await Promise.all([
       this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
       this.serde.dumpsTyped(metadata),
     ]);
-    await this.batch.submit({
+    return {
       kind: "checkpoint",
       threadId,
       checkpointNs,
@@ -138,16 +196,14 @@ export class RunStampingCheckpointer extends PostgresSaver {
       // PostgresSaver parses this back into an object for pg to stringify again; the text is the same.
       metadataJson: TEXT_DECODER.decode(serializedMetadata).replace(/\0/g, ""),
       blobs: blobs.map(([, , channel, version, type, blob]) => ({ channel, version, type, blob: blob ? Buffer.from(blob) : null })),
-    });
-    return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
+    };
   }
 
   /** PostgresSaver.putWrites as one item of the group commit (same conflict rules). */
-  private async writePendingWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
-    if (writes.length === 0) return;
+  private async pendingWritesItem(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<CheckpointBatchItem> {
     const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: checkpointId } = config.configurable ?? {};
     const dumped = await this._dumpWrites(threadId, checkpointNs, checkpointId, taskId, writes as [string, unknown][]);
-    await this.batch.submit({
+    return {
       kind: "writes",
       threadId,
       checkpointNs,
@@ -156,7 +212,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
       // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
       replaces: writes.every(([channel]) => channel in WRITES_IDX_MAP),
       writes: dumped.map((row) => ({ idx: row[4], channel: row[5], type: row[6], blob: Buffer.from(row[7]) })),
-    });
+    };
   }
 
   /**
@@ -176,6 +232,16 @@ export class RunStampingCheckpointer extends PostgresSaver {
   async writesSettled(runId: string): Promise<void> {
     const pending = this.inFlight.get(runId);
     if (pending) await Promise.allSettled([...pending]);
+  }
+
+  /**
+   * Like writesSettled, but throws the run's first failed write: for a run acknowledged when
+   * queued, the only place its graph learns that a checkpoint never reached the database.
+   */
+  async writesCommitted(runId: string): Promise<void> {
+    await this.writesSettled(runId);
+    const failure = this.failedWrites.get(runId);
+    if (failure !== undefined) throw failure;
   }
 
   private track<T>(config: RunnableConfig, write: Promise<T>): Promise<T> {

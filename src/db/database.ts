@@ -5,6 +5,7 @@ import type { DataSource } from "typeorm";
 import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
+import { RunOutcomeWriter } from "./run-outcome-writer.js";
 
 export type DatabaseKind = "postgres" | "embedded";
 
@@ -15,6 +16,8 @@ export interface Database {
   dataSource: DataSource;
   checkpointer: RunStampingCheckpointer;
   store: PostgresStore;
+  /** Records finished runs, batched across the runs of this process. */
+  runOutcomes: RunOutcomeWriter;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
   isOwnBackend(pid: number): boolean;
   close(): Promise<void>;
@@ -47,6 +50,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     dataSource,
     checkpointer,
     store,
+    runOutcomes: new RunOutcomeWriter(dataSource.manager),
     isOwnBackend: (pid) => ownBackends.has(pid),
     async close() {
       // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.

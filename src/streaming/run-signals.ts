@@ -19,8 +19,8 @@ import type { Logger } from "../logger.js";
  */
 export class RunSignals {
   private readonly emitter = new EventEmitter();
-  /** Runs this process's worker executes: it raises their `done` itself, with the outcome. */
-  private readonly doneRaisedByWorker = new Set<string>();
+  /** Runs this process's worker executes (with their thread): it raises their `done` itself, with the outcome. */
+  private readonly doneRaisedByWorker = new Map<string, string>();
 
   constructor() {
     // One waiter per join/stream request: many are normal.
@@ -46,8 +46,8 @@ export class RunSignals {
    * races the in-process `done` (separate sockets) and, winning, made joiners read the outcome
    * the in-process signal was about to hand them.
    */
-  workerExecutes(runId: string): void {
-    this.doneRaisedByWorker.add(runId);
+  workerExecutes(runId: string, threadId: string): void {
+    this.doneRaisedByWorker.set(runId, threadId);
   }
 
   workerReleased(runId: string): void {
@@ -57,6 +57,14 @@ export class RunSignals {
   /** Whether a relayed `done` of this process's own commit can be dropped (see workerExecutes). */
   isDoneRaisedByWorker(runId: string): boolean {
     return this.doneRaisedByWorker.has(runId);
+  }
+
+  /**
+   * The thread of a run this process's worker is executing and has not settled yet, if it is one:
+   * its `done` will come from this process, with the outcome.
+   */
+  threadOfRunExecutedHere(runId: string): string | undefined {
+    return this.doneRaisedByWorker.get(runId);
   }
 
   onPending(listener: (dueAt?: Date) => void): () => void {

@@ -82,6 +82,9 @@ export async function executeRun(ctx: ServiceContext, execution: RunExecution): 
       emit(event.event, event.data);
     }
     if (signal.aborted) return abortedResult(signal);
+    // Checkpoints may have been acknowledged when queued (checkpointer.ts): a run succeeds only
+    // once they are committed, and fails like a graph error if one could not be.
+    await ctx.db.checkpointer.writesCommitted(run.runId);
     return { kind: "finished", status: "success", error: null };
   } catch (error) {
     if (signal.aborted) return abortedResult(signal);

@@ -158,6 +158,7 @@ export class RunWorker {
           const claimed = await this.claim(limit);
           for (const { run, threadIsEmpty } of claimed) {
             if (threadIsEmpty) this.ctx.db.checkpointer.expectEmptyThread(run.runId, run.threadId);
+            if (run.kwargs.durability !== "sync") this.ctx.db.checkpointer.acknowledgeWhenQueued(run.runId);
             this.launch(run);
           }
           // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
@@ -187,7 +188,7 @@ export class RunWorker {
     const controller = new AbortController();
     const signals = this.ctx.streaming.signals;
     const stopWatching = signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
-    signals.workerExecutes(run.runId);
+    signals.workerExecutes(run.runId, run.threadId);
     const done = this.execute(run, controller).then((threadHasActiveRuns) => {
       stopWatching();
       signals.workerReleased(run.runId);
@@ -211,8 +212,8 @@ export class RunWorker {
         firstSeq,
         callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
       });
-      await this.options.tracing?.completeRun(run.runId);
-      return (await settleRun(this.ctx, this.workerId, run, result)).threadHasActiveRuns;
+      const traced = this.options.tracing?.completeRun(run.runId);
+      return (await settleRun(this.ctx, this.workerId, run, result, traced)).threadHasActiveRuns;
     } catch (error) {
       // Settling failed (database gone?). The lease will expire and another attempt will run it.
       log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");

@@ -1,0 +1,76 @@
+import type { EntityManager } from "typeorm";
+import type { JsonObject } from "../../domain/json.js";
+import type { RunStatus } from "../../domain/run.js";
+import type { ThreadStatus } from "../../domain/thread.js";
+import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+
+export interface RunOutcomeRecord {
+  runId: string;
+  workerId: string;
+  status: RunStatus;
+  error: JsonObject | null;
+  now: Date;
+  thread: {
+    threadId: string;
+    values: JsonObject | null;
+    interrupts: JsonObject;
+    /** The status the thread settles in when no other run is queued on it. */
+    status: ThreadStatus;
+    error: string | JsonObject | null;
+  };
+}
+
+export interface SettledRun {
+  /** False when this worker no longer held the run's lease: nothing was written. */
+  recorded: boolean;
+  /** Whether the thread has other runs queued (it then stays busy). */
+  threadHasActiveRuns: boolean;
+}
+
+const SETTLE_RUNS = preparedStatement(
+  "settle_runs",
+  `SELECT s.recorded, s.thread_has_active_runs
+   FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[])
+     WITH ORDINALITY AS u (run_id, worker_id, status, error, now, thread_id, thread_values, interrupts, thread_status, thread_error, ord)
+   CROSS JOIN LATERAL hangar_settle_run(u.run_id, u.worker_id, u.status, u.error::jsonb, u.now,
+     u.thread_id, u.thread_values::jsonb, u.interrupts::jsonb, u.thread_status, u.thread_error::jsonb) s
+   ORDER BY u.ord`,
+);
+
+/**
+ * Records finished runs and the thread states they left (hangar_settle_run,
+ * migrations/…-create-run-functions, once per run) in one statement and one commit, each only
+ * while its worker holds the run's lease; the commit NOTIFYs `done` for each. Answers per record,
+ * in order.
+ *
+ * Locks: each run row, then its thread row, until the statement commits. Records are settled in
+ * thread order, so two batches (of two processes) lock common threads in the same order and
+ * cannot deadlock each other.
+ */
+export async function settleRunOutcomes(manager: EntityManager, records: readonly RunOutcomeRecord[]): Promise<SettledRun[]> {
+  const order = records.map((_, index) => index).sort((a, b) => compare(records[a]!.thread.threadId, records[b]!.thread.threadId));
+  const sorted = order.map((index) => records[index]!);
+  const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const rows = await queryPrepared<{ recorded: boolean; thread_has_active_runs: boolean }>(manager, SETTLE_RUNS, [
+    sorted.map((record) => record.runId),
+    sorted.map((record) => record.workerId),
+    sorted.map((record) => record.status),
+    sorted.map((record) => json(record.error)),
+    sorted.map((record) => record.now),
+    sorted.map((record) => record.thread.threadId),
+    sorted.map((record) => json(record.thread.values)),
+    sorted.map((record) => json(record.thread.interrupts)),
+    sorted.map((record) => record.thread.status),
+    sorted.map((record) => json(record.thread.error)),
+  ]);
+  const settled: SettledRun[] = new Array(records.length);
+  order.forEach((index, position) => {
+    const row = rows[position]!;
+    settled[index] = { recorded: row.recorded, threadHasActiveRuns: row.thread_has_active_runs };
+  });
+  return settled;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
