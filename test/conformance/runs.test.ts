@@ -12,6 +12,23 @@ afterAll(async () => {
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
+/** Counts the server's statements whose text or prepared name contains `fragment`. */
+function countStatements(fragment: string): { count: number; stop(): void } {
+  const pool = server.hangar.runtime.db.pool as unknown as { query: (...args: unknown[]) => unknown };
+  const original = pool.query;
+  const counter = {
+    count: 0,
+    stop: () => void (pool.query = original),
+  };
+  pool.query = (...args: unknown[]) => {
+    const statement = args[0] as string | { text?: string; name?: string };
+    const text = typeof statement === "string" ? statement : `${statement.name ?? ""} ${statement.text ?? ""}`;
+    if (text.includes(fragment)) counter.count += 1;
+    return original.apply(pool, args);
+  };
+  return counter;
+}
+
 describe("runs through the official SDK client", () => {
   it("creates a background run and joins it for the final values", async () => {
     const thread = await server.client.threads.create();
@@ -68,6 +85,27 @@ describe("runs through the official SDK client", () => {
     const [run] = await server.client.runs.list(thread.thread_id);
     expect(run!.status).toBe("error");
     expect((await server.client.threads.get(thread.thread_id)).status).toBe("error");
+  });
+
+  it("joins a run this process executes from its worker's outcome, without reading the run", async () => {
+    const { client } = server;
+    const outcomeReads = countStatements("select_run_outcome");
+    try {
+      const thread = await client.threads.create();
+      const run = await client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 100 } });
+      while ((await client.runs.get(thread.thread_id, run.run_id)).status !== "running") await new Promise((resolve) => setTimeout(resolve, 10));
+      const otherThread = await client.threads.create();
+      await expect(client.runs.join(otherThread.thread_id, run.run_id)).rejects.toMatchObject({ status: 404 });
+      outcomeReads.count = 0;
+      const values = await client.runs.join(thread.thread_id, run.run_id);
+      expect(outcomeReads.count).toBe(0);
+      expect(values).toEqual({ messages: [{ role: "user", content: "go" }, ...["first", "second", "third"].map((node) => ({ role: "assistant", content: `${node} done` }))] });
+      // Once settled, a join reads what was recorded.
+      expect(await client.runs.join(thread.thread_id, run.run_id)).toEqual(values);
+      expect(outcomeReads.count).toBe(1);
+    } finally {
+      outcomeReads.stop();
+    }
   });
 
   it("composes each run from the assistant as it is now, even when another process changed it", async () => {

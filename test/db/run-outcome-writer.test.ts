@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type pg from "pg";
+import { sql } from "../helpers/sql.js";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+// No worker: runs stay pending until the test hands them to a (pretend) worker by SQL.
+let server: TestServer;
+let settleStatements = 0;
+beforeAll(async () => {
+  server = await startTestServer({ roles: { api: true, worker: false, cron: false } });
+  const pool = server.hangar.runtime.db.pool as pg.Pool;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
+    if (text?.includes("hangar_settle_run")) settleStatements += 1;
+    return query(...args);
+  };
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const human = (content: string) => ({ messages: [{ role: "user", content }] });
+
+async function runningRun(workerId: string) {
+  const thread = await server.client.threads.create();
+  const run = await server.client.runs.create(thread.thread_id, "echo", { input: human("hi") });
+  await sql(server.database, "UPDATE runs SET status = 'running', lease_owner = $2, lease_expires_at = now() + interval '1 minute' WHERE run_id = $1", [
+    run.run_id,
+    workerId,
+  ]);
+  return { threadId: thread.thread_id, runId: run.run_id };
+}
+
+describe("run outcomes settled in batches", () => {
+  it("settles the runs that end together in one statement, answering each in its own order", async () => {
+    const runs = [await runningRun("worker-a"), await runningRun("worker-a"), await runningRun("worker-b"), await runningRun("worker-a")];
+    // The last thread has another run queued behind its running one: it stays busy.
+    await server.client.runs.create(runs[3]!.threadId, "echo", { input: human("next"), multitaskStrategy: "enqueue" });
+    const now = new Date();
+    const writer = server.hangar.runtime.db.runOutcomes;
+    const settle = ({ runId, threadId }: { runId: string; threadId: string }, status: "success" | "error", values: object | null) =>
+      writer.settle({
+        runId,
+        workerId: "worker-a",
+        status,
+        error: status === "error" ? { error: "Boom", message: "it broke" } : null,
+        now,
+        thread: { threadId, values: values as never, interrupts: {}, status: status === "error" ? "error" : "idle", error: null },
+      });
+
+    settleStatements = 0;
+    const settled = await Promise.all([
+      settle(runs[0]!, "success", { answer: 0 }),
+      settle(runs[1]!, "error", null),
+      settle(runs[2]!, "success", { answer: 2 }),
+      settle(runs[3]!, "success", { answer: 3 }),
+    ]);
+    expect(settleStatements).toBe(1);
+    expect(settled).toEqual([
+      { recorded: true, threadHasActiveRuns: false },
+      { recorded: true, threadHasActiveRuns: false },
+      // Another worker's run: not this worker's to record, nothing written.
+      { recorded: false, threadHasActiveRuns: false },
+      { recorded: true, threadHasActiveRuns: true },
+    ]);
+
+    const rows = await sql<{ run_id: string; status: string; error: object | null; values: object | null; thread_status: string }>(
+      server.database,
+      `SELECT r.run_id, r.status, r.error, t."values", t.status AS thread_status
+       FROM runs r JOIN threads t USING (thread_id) WHERE r.run_id = ANY($1::uuid[])`,
+      [runs.map((run) => run.runId)],
+    );
+    const byRun = new Map(rows.map((row) => [row.run_id, row]));
+    expect(byRun.get(runs[0]!.runId)).toMatchObject({ status: "success", error: null, values: { answer: 0 }, thread_status: "idle" });
+    expect(byRun.get(runs[1]!.runId)).toMatchObject({ status: "error", error: { error: "Boom" }, thread_status: "error" });
+    expect(byRun.get(runs[2]!.runId)).toMatchObject({ status: "running" });
+    expect(byRun.get(runs[3]!.runId)).toMatchObject({ status: "success", values: { answer: 3 }, thread_status: "busy" });
+  });
+});
