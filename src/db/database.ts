@@ -5,7 +5,9 @@ import type { DataSource } from "typeorm";
 import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
-import { RunOutcomeWriter } from "./run-outcome-writer.js";
+import { BatchedStatement } from "./batched-statement.js";
+import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
+import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
 export type DatabaseKind = "postgres" | "embedded";
 
@@ -16,8 +18,10 @@ export interface Database {
   dataSource: DataSource;
   checkpointer: RunStampingCheckpointer;
   store: PostgresStore;
-  /** Records finished runs, batched across the runs of this process. */
-  runOutcomes: RunOutcomeWriter;
+  /** Queues runs (enqueueRuns), batched across the requests of this process. */
+  runQueue: BatchedStatement<RunToEnqueue, EnqueueOutcome>;
+  /** Records finished runs (settleRunOutcomes), batched across the runs of this process. */
+  runOutcomes: BatchedStatement<RunOutcomeRecord, SettledRun>;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
   isOwnBackend(pid: number): boolean;
   close(): Promise<void>;
@@ -50,7 +54,8 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     dataSource,
     checkpointer,
     store,
-    runOutcomes: new RunOutcomeWriter(dataSource.manager),
+    runQueue: new BatchedStatement((runs) => enqueueRuns(dataSource.manager, runs)),
+    runOutcomes: new BatchedStatement((records) => settleRunOutcomes(dataSource.manager, records)),
     isOwnBackend: (pid) => ownBackends.has(pid),
     async close() {
       // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.

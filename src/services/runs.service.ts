@@ -1,6 +1,5 @@
 import { deleteRuns } from "../db/sql/delete-runs.js";
 import { insertRun } from "../db/sql/insert-run.js";
-import { enqueueRun } from "../db/sql/enqueue-run.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { lockActiveRuns } from "../db/sql/lock-active-runs.js";
 import { lockThread } from "../db/sql/lock-thread.js";
@@ -66,12 +65,11 @@ export const runsService = {
         runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
       });
       const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
-      const queued = await enqueueRun(
-        ctx.db.dataSource.manager,
+      const queued = await ctx.db.runQueue.call({
         run,
-        { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
-        checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
-      );
+        thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+        assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
+      });
       return { run, threadMetadata, queued };
     };
 

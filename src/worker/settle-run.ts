@@ -87,7 +87,7 @@ async function recordOutcome(
     if (recorded) await markThreadBusyIfActive(manager, run.threadId);
     return { recorded, threadHasActiveRuns: true };
   }
-  const settled = await ctx.db.runOutcomes.settle({ ...outcome, thread: { threadId: run.threadId, ...thread } });
+  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread } });
   return { ...settled, outcome: { threadId: run.threadId, status: result.status, error: result.error, threadValues: thread.values } };
 }
 

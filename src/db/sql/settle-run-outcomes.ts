@@ -3,6 +3,7 @@ import type { JsonObject } from "../../domain/json.js";
 import type { RunStatus } from "../../domain/run.js";
 import type { ThreadStatus } from "../../domain/thread.js";
 import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { threadLockOrder } from "./thread-lock-order.js";
 
 export interface RunOutcomeRecord {
   runId: string;
@@ -43,12 +44,11 @@ const SETTLE_RUNS = preparedStatement(
  * while its worker holds the run's lease; the commit NOTIFYs `done` for each. Answers per record,
  * in order.
  *
- * Locks: each run row, then its thread row, until the statement commits. Records are settled in
- * thread order, so two batches (of two processes) lock common threads in the same order and
- * cannot deadlock each other.
+ * Locks: each run row, then its thread row, until the statement commits; records are settled in
+ * thread lock order (thread-lock-order.ts).
  */
 export async function settleRunOutcomes(manager: EntityManager, records: readonly RunOutcomeRecord[]): Promise<SettledRun[]> {
-  const order = records.map((_, index) => index).sort((a, b) => compare(records[a]!.thread.threadId, records[b]!.thread.threadId));
+  const order = threadLockOrder(records, (record) => record.thread.threadId);
   const sorted = order.map((index) => records[index]!);
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
   const rows = await queryPrepared<{ recorded: boolean; thread_has_active_runs: boolean }>(manager, SETTLE_RUNS, [
@@ -69,8 +69,4 @@ export async function settleRunOutcomes(manager: EntityManager, records: readonl
     settled[index] = { recorded: row.recorded, threadHasActiveRuns: row.thread_has_active_runs };
   });
   return settled;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type pg from "pg";
+import { RunCreate } from "../../src/rest/schemas/runs.js";
+import { createRunFromWire } from "../../src/rest/run-wire.js";
+import { createServiceContext } from "../../src/runtime.js";
+import { runsService } from "../../src/services/runs.service.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // No worker: runs stay pending until the test hands them to a (pretend) worker by SQL.
 let server: TestServer;
 let settleStatements = 0;
+let enqueueStatements = 0;
 beforeAll(async () => {
   server = await startTestServer({ roles: { api: true, worker: false, cron: false } });
   const pool = server.hangar.runtime.db.pool as pg.Pool;
@@ -13,6 +18,7 @@ beforeAll(async () => {
   (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
     const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string }).text;
     if (text?.includes("hangar_settle_run")) settleStatements += 1;
+    if (text?.includes("hangar_enqueue_run")) enqueueStatements += 1;
     return query(...args);
   };
 });
@@ -32,7 +38,33 @@ async function runningRun(workerId: string) {
   return { threadId: thread.thread_id, runId: run.run_id };
 }
 
-describe("run outcomes settled in batches", () => {
+describe("the run queue's statements, batched across requests", () => {
+  it("queues the runs created together in one statement, each with its own multitask outcome", async () => {
+    const ctx = createServiceContext(server.hangar.runtime, { kind: "anonymous" });
+    const create = (threadId: string | null, body: Record<string, unknown> = {}) =>
+      runsService.create(ctx, createRunFromWire(RunCreate.parse({ assistant_id: "echo", input: human("hi"), ...body }), threadId));
+    const busyThread = (await server.client.threads.create()).thread_id;
+    const freeThread = (await server.client.threads.create()).thread_id;
+    await create(busyThread); // also remembers the assistant, so the creates below go straight to the queue
+    const newThread = crypto.randomUUID();
+
+    enqueueStatements = 0;
+    const [rejected, enqueued, onFree, created, missing] = await Promise.allSettled([
+      create(busyThread),
+      create(busyThread, { multitask_strategy: "enqueue" }),
+      create(freeThread),
+      create(newThread, { if_not_exists: "create" }),
+      create(crypto.randomUUID()),
+    ]);
+    expect(enqueueStatements).toBe(1);
+    expect(rejected).toMatchObject({ status: "rejected", reason: { code: "THREAD_BUSY" } });
+    expect(missing).toMatchObject({ status: "rejected", reason: { code: "NOT_FOUND" } });
+    for (const result of [enqueued, onFree, created]) expect(result).toMatchObject({ status: "fulfilled", value: { status: "pending" } });
+    expect((await server.client.runs.list(busyThread)).map((run) => run.multitask_strategy).sort()).toEqual(["enqueue", "reject"]);
+    expect(await server.client.runs.list(freeThread)).toHaveLength(1);
+    expect((await server.client.threads.get(newThread)).metadata).toMatchObject({ graph_id: "echo" });
+  });
+
   it("settles the runs that end together in one statement, answering each in its own order", async () => {
     const runs = [await runningRun("worker-a"), await runningRun("worker-a"), await runningRun("worker-b"), await runningRun("worker-a")];
     // The last thread has another run queued behind its running one: it stays busy.
@@ -40,7 +72,7 @@ describe("run outcomes settled in batches", () => {
     const now = new Date();
     const writer = server.hangar.runtime.db.runOutcomes;
     const settle = ({ runId, threadId }: { runId: string; threadId: string }, status: "success" | "error", values: object | null) =>
-      writer.settle({
+      writer.call({
         runId,
         workerId: "worker-a",
         status,
