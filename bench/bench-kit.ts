@@ -410,6 +410,27 @@ export async function runLoops(count: number, concurrency: number, operation: (i
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * Like runLoops, but operation `i` starts no earlier than `i / ratePerSecond` seconds after the
+ * start (an open-loop load of that rate, at most `concurrency` in flight): latencies then show
+ * the server at that load, not at saturation, where a closed loop's latency is concurrency over
+ * throughput whatever the server does.
+ */
+export async function runPaced(
+  count: number,
+  ratePerSecond: number,
+  concurrency: number,
+  operation: (index: number) => Promise<void>,
+): Promise<number> {
+  const started = performance.now();
+  return runLoops(count, concurrency, async (index) => {
+    const due = started + (index * 1000) / ratePerSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    await operation(index);
+  });
+}
+
 /** One printed row: a scenario and its numbers. */
 export type ResultRow = { scenario: string } & Record<string, string | number | null>;
 

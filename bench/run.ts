@@ -8,7 +8,8 @@
  * - runs (bench/runs.ts): background runs/s and create→join latency, join-after-run-end gap,
  *   stream first/last event, server RSS and CPU, SQL round trips per run;
  *   BENCH_RUNS, BENCH_RUN_CONCURRENCY, BENCH_SEQUENTIAL_RUNS, BENCH_STREAMS, BENCH_SQL_RUNS,
- *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1.
+ *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1; an open-loop phase measures create→join at BENCH_PACED_RATE
+ *   runs/s (200; BENCH_PACED_RUNS, 2000).
  * - crud (bench/crud.ts): assistants and threads REST operations; BENCH_CONCURRENCY, BENCH_OPERATIONS.
  * - crons (bench/crons.ts): 10,000 crons due at one minute boundary: firing lag p50/p99, the
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.

@@ -3,7 +3,8 @@
  * the one-node `echo` graph of the test fixtures) driven through the official SDK client.
  *
  * - background runs: runs.create on a pre-created thread, then runs.join; runs/s and create→join
- *   latency at BENCH_RUN_CONCURRENCY (16) and sequentially;
+ *   latency at BENCH_RUN_CONCURRENCY (16) and sequentially; and open-loop at BENCH_PACED_RATE runs/s
+ *   (at most 16 in flight), the latency at a load below saturation;
  * - join after the run's end: client time join returned − the run's updated_at (stamped when the
  *   worker records the outcome), read with runs.get after the timed batch;
  * - streams: runs.stream(streamMode "values"): time to the first event (metadata) and to the end;
@@ -30,6 +31,7 @@ import {
   repoState,
   round,
   runLoops,
+  runPaced,
   busiestCpuProfile,
   startServerProcess,
   summarizeCpuProfile,
@@ -48,6 +50,9 @@ const SEQUENTIAL_RUNS = envInt("BENCH_SEQUENTIAL_RUNS", 300);
 const STREAMS = envInt("BENCH_STREAMS", 300);
 const SQL_RUNS = envInt("BENCH_SQL_RUNS", 50);
 const WARMUP = envInt("BENCH_WARMUP_RUNS", 50);
+// The open-loop phase: create→join latency at this offered load (runs/s), below saturation.
+const PACED_RATE = envInt("BENCH_PACED_RATE", 200);
+const PACED_RUNS = envInt("BENCH_PACED_RUNS", 2000);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 // Split deployment: the client's server runs `serve --no-worker`, and a second process executes
 // the runs (its CPU shows as "other"). One process per core instead of one for both.
@@ -86,8 +91,11 @@ async function createThreads(client: Client, count: number): Promise<string[]> {
   return ids;
 }
 
-/** `count` create→join runs on `concurrency` loops, each on its own fresh thread. */
-async function backgroundRuns({ server, client, database }: Target, count: number, concurrency: number) {
+/**
+ * `count` create→join runs on `concurrency` loops, each on its own fresh thread; with `pacedRate`,
+ * started at that rate (runPaced) instead of as fast as the loops go.
+ */
+async function backgroundRuns({ server, client, database }: Target, count: number, concurrency: number, pacedRate?: number) {
   const threads = await createThreads(client, count);
   const machine = await waitForQuietMachine();
   const createMs: number[] = [];
@@ -97,7 +105,8 @@ async function backgroundRuns({ server, client, database }: Target, count: numbe
   const rss = new RssSampler(server);
   const cpu = await CpuMeter.start(server, database);
   rss.start();
-  const seconds = await runLoops(count, concurrency, async (i) => {
+  const loops = pacedRate ? (operation: (i: number) => Promise<void>) => runPaced(count, pacedRate, concurrency, operation) : (operation: (i: number) => Promise<void>) => runLoops(count, concurrency, operation);
+  const seconds = await loops(async (i) => {
     const threadId = threads[i]!;
     try {
       const t0 = performance.now();
@@ -128,6 +137,7 @@ async function backgroundRuns({ server, client, database }: Target, count: numbe
   return {
     runs: count,
     concurrency,
+    paced_rate: pacedRate ?? null,
     completed: totalMs.length,
     failed: failures.count,
     first_error: failures.first,
@@ -283,6 +293,8 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       streams: STREAMS,
       sql_runs: SQL_RUNS,
       warmup_runs: WARMUP,
+      paced_rate: PACED_RATE,
+      paced_runs: PACED_RUNS,
       HANGAR_WORKER_CONCURRENCY: process.env.HANGAR_WORKER_CONCURRENCY ?? "(default 16)",
       HANGAR_DB_POOL_SIZE: process.env.HANGAR_DB_POOL_SIZE ?? "(default 24)",
       HANGAR_TRACE_GRAPH_RUNS: process.env.HANGAR_TRACE_GRAPH_RUNS ?? "(default true)",
@@ -311,11 +323,13 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       results.server_rss_after_warmup_mb = server.rssMb();
 
       const concurrent = await backgroundRuns(target, RUNS, RUN_CONCURRENCY);
+      const paced = await backgroundRuns(target, PACED_RUNS, RUN_CONCURRENCY, PACED_RATE);
       const sequential = await backgroundRuns(target, SEQUENTIAL_RUNS, 1);
       const streamSequential = await streamedRuns(target, STREAMS, 1);
       const streamConcurrent = await streamedRuns(target, STREAMS, RUN_CONCURRENCY);
       Object.assign(results, {
         background_concurrent: concurrent,
+        background_paced: paced,
         background_sequential: sequential,
         stream_sequential: streamSequential,
         stream_concurrent: streamConcurrent,
@@ -329,6 +343,8 @@ export async function runEngineSuite(stamp: string): Promise<void> {
           latencyRow("create→join", concurrent.completed, RUN_CONCURRENCY, concurrent.runs_per_second, concurrent.create_to_join),
           latencyRow("  create (POST /runs)", concurrent.completed, RUN_CONCURRENCY, null, concurrent.create),
           latencyRow("  join return − run end", concurrent.completed, RUN_CONCURRENCY, null, concurrent.join_after_run_end),
+          latencyRow(`create→join, paced at ${PACED_RATE}/s`, paced.completed, RUN_CONCURRENCY, paced.runs_per_second, paced.create_to_join),
+          latencyRow("  join return − run end", paced.completed, RUN_CONCURRENCY, null, paced.join_after_run_end),
           latencyRow("create→join", sequential.completed, 1, sequential.runs_per_second, sequential.create_to_join),
           latencyRow("  create (POST /runs)", sequential.completed, 1, null, sequential.create),
           latencyRow("  join return − run end", sequential.completed, 1, null, sequential.join_after_run_end),
@@ -343,13 +359,14 @@ export async function runEngineSuite(stamp: string): Promise<void> {
         `Resources per phase: server RSS (after start ${results.server_rss_after_start_mb} MB, after warm-up ${results.server_rss_after_warmup_mb} MB, peak ${results.server_rss_peak_mb} MB); CPU ms per run and cores used by the server, its PostgreSQL backends, this client and other processes`,
         [
           resourceRow(`background c=${RUN_CONCURRENCY}`, concurrent.resources, concurrent.machine_before),
+          resourceRow(`paced ${PACED_RATE}/s`, paced.resources, paced.machine_before),
           resourceRow("background c=1", sequential.resources, sequential.machine_before),
           resourceRow("stream c=1", streamSequential.resources, streamSequential.machine_before),
           resourceRow(`stream c=${RUN_CONCURRENCY}`, streamConcurrent.resources, streamConcurrent.machine_before),
         ],
         ["busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "load_1m"],
       );
-      for (const phase of [concurrent, sequential, streamSequential, streamConcurrent]) {
+      for (const phase of [concurrent, paced, sequential, streamSequential, streamConcurrent]) {
         if (phase.resources.other_cpu_cores > 0.25) {
           console.log(
             `! ${"first_event" in phase ? "stream" : "background"} c=${phase.concurrency}: other processes used ` +
@@ -357,7 +374,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
           );
         }
       }
-      const problems = [concurrent, sequential, streamSequential, streamConcurrent].filter(
+      const problems = [concurrent, paced, sequential, streamSequential, streamConcurrent].filter(
         (phase) => phase.failed > 0 || ("not_success" in phase && Object.keys(phase.not_success).length > 0),
       );
       for (const phase of problems) console.log(`! c=${phase.concurrency}: ${phase.failed} failed (${phase.first_error ?? "-"})`, "not_success" in phase ? phase.not_success : "");
