@@ -70,9 +70,10 @@ export const runResultsService = {
   /**
    * GET .../join: waits for the run, then answers with the thread's values (or the error). Each
    * look is one read of the run with its thread's values; a run settled by this process needs
-   * only the first (which also checks the run is on this thread), and a run this process is
-   * executing on that thread none: its worker's `done` carries the outcome. (At 16 concurrent
-   * create→join loops most joins arrive while their run executes: one statement less per run.)
+   * only the first (which also checks the run is on this thread), and a run this process knows
+   * to be live on that thread (it created it, or its worker executes it) none: the `done` of its
+   * worker carries the outcome. (Most joins come right after their run was created here: one
+   * statement less per run.)
    */
   async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
     const id = requireRunId(runId);
@@ -80,7 +81,7 @@ export const runResultsService = {
     let first: RunOutcome | null | undefined;
     const read = async () => {
       // Checked in the same turn as readWhenRunEnds subscribes to `done`, so that cannot be missed.
-      if (first === undefined && ctx.streaming.signals.threadOfRunExecutedHere(id) === threadKey) {
+      if (first === undefined && ctx.streaming.signals.threadOfLiveRun(id) === threadKey) {
         first = { threadId: threadKey, status: "running", error: null, threadValues: null };
         return first;
       }

@@ -89,6 +89,7 @@ export const runsService = {
       if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);
       announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
     }
+    ctx.streaming.signals.runCreated(run.runId, run.threadId);
     ctx.streaming.signals.runPending(run.runAfter);
     return run;
   },

@@ -3,6 +3,8 @@ import { listenToChannels } from "../db/listen-channels.js";
 import type { RunOutcome } from "../domain/run.js";
 import type { Logger } from "../logger.js";
 
+const MAX_CREATED_RUNS_KEPT = 100_000;
+
 /**
  * Wake-ups about the run queue, delivered to whoever waits in this process:
  * - `pending`: a run became claimable (wakes the worker loop);
@@ -21,6 +23,8 @@ export class RunSignals {
   private readonly emitter = new EventEmitter();
   /** Runs this process's worker executes (with their thread): it raises their `done` itself, with the outcome. */
   private readonly doneRaisedByWorker = new Map<string, string>();
+  /** Runs created by this process that have not been announced `done` yet, with their thread. */
+  private readonly createdHere = new Map<string, string>();
 
   constructor() {
     // One waiter per join/stream request: many are normal.
@@ -36,8 +40,25 @@ export class RunSignals {
     this.emitter.emit(`cancel:${runId}`);
   }
 
+  /**
+   * A run was queued by this process: until its `done`, a join here knows it exists, on which
+   * thread, and that it has not ended, without reading it (see threadOfLiveRun).
+   */
+  runCreated(runId: string, threadId: string): void {
+    // Bounded: a run whose `done` this process never hears (ended by another process while the
+    // listener was reconnecting) would otherwise stay forever. Maps iterate oldest first.
+    if (this.createdHere.size >= MAX_CREATED_RUNS_KEPT) this.createdHere.delete(this.createdHere.keys().next().value!);
+    this.createdHere.set(runId, threadId);
+  }
+
+  /** Notifications were lost (listener reconnect): `done` may have been missed for any of them. */
+  forgetCreatedRuns(): void {
+    this.createdHere.clear();
+  }
+
   runDone(runId: string, outcome?: RunOutcome): void {
     this.doneRaisedByWorker.delete(runId);
+    this.createdHere.delete(runId);
     this.emitter.emit(`done:${runId}`, outcome);
   }
 
@@ -60,11 +81,13 @@ export class RunSignals {
   }
 
   /**
-   * The thread of a run this process's worker is executing and has not settled yet, if it is one:
-   * its `done` will come from this process, with the outcome.
+   * The thread of a run known to exist and not to have ended, if this process knows: one its
+   * worker is executing (whose `done` will come from here, with the outcome), or one it created
+   * whose `done` has not been heard yet. Answered in the same turn as a waiter subscribes to
+   * `done`, nothing can be missed in between.
    */
-  threadOfRunExecutedHere(runId: string): string | undefined {
-    return this.doneRaisedByWorker.get(runId);
+  threadOfLiveRun(runId: string): string | undefined {
+    return this.doneRaisedByWorker.get(runId) ?? this.createdHere.get(runId);
   }
 
   onPending(listener: (dueAt?: Date) => void): () => void {
@@ -126,7 +149,10 @@ export function listenForRunSignals(
         signals.runDone(message.payload);
       }
     },
-    onReconnect: () => signals.runPending(),
+    onReconnect: () => {
+      signals.forgetCreatedRuns();
+      signals.runPending();
+    },
     log,
   });
 }

@@ -108,6 +108,23 @@ describe("runs through the official SDK client", () => {
     }
   });
 
+  it("joins a run it created that is still queued without reading it, and answers once it ends", async () => {
+    const { client } = server;
+    const outcomeReads = countStatements("select_run_outcome");
+    try {
+      const thread = await client.threads.create();
+      await client.runs.create(thread.thread_id, "slow", { input: human("first"), context: { step_ms: 100 } });
+      const queued = await client.runs.create(thread.thread_id, "echo", { input: human("second"), multitaskStrategy: "enqueue" });
+      expect((await client.runs.get(thread.thread_id, queued.run_id)).status).toBe("pending");
+      outcomeReads.count = 0;
+      const values = (await client.runs.join(thread.thread_id, queued.run_id)) as { messages: Array<{ content: string }> };
+      expect(outcomeReads.count).toBe(0);
+      expect(values.messages.map((message) => message.content)).toEqual(["first", "first done", "second done", "third done", "second", "echo: second"]);
+    } finally {
+      outcomeReads.stop();
+    }
+  });
+
   it("composes each run from the assistant as it is now, even when another process changed it", async () => {
     const { client } = server;
     const assistant = await client.assistants.create({ graphId: "echo", context: { tone: "first" } });
