@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import pg from "pg";
-import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
+import { checkpointerGraphs, runConfig } from "../helpers/checkpointer-graphs.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-
-const State = Annotation.Root({
-  steps: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
-});
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -44,18 +40,8 @@ beforeEach(() => {
   refusedThread = null;
 });
 
-function fourPuts(saver: RunStampingCheckpointer) {
-  // Input, __start__, first and second: four checkpoints, each put chained behind the previous one.
-  return new StateGraph(State)
-    .addNode("first", () => ({ steps: ["first"] }))
-    .addNode("second", () => ({ steps: ["second"] }))
-    .addEdge(START, "first")
-    .addEdge("first", "second")
-    .addEdge("second", END)
-    .compile({ checkpointer: saver });
-}
-
-const runConfig = (threadId: string, runId: string) => ({ configurable: { thread_id: threadId, run_id: runId } });
+// Four checkpoints per run (input, __start__, first, second), each put chained behind the previous one.
+const fourPuts = (saver: RunStampingCheckpointer) => checkpointerGraphs(saver).twoSteps;
 
 async function storedCheckpoints(threadId: string): Promise<number> {
   const { rows } = await pool.query<{ count: number }>("SELECT count(*)::int AS count FROM checkpoints WHERE thread_id = $1", [threadId]);

@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { Annotation, END, START, StateGraph, interrupt } from "@langchain/langgraph";
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
+import { checkpointerGraphs as graphs, runConfig } from "../helpers/checkpointer-graphs.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-
-const State = Annotation.Root({
-  steps: Annotation<string[]>({ reducer: (a, b) => [...a, ...b], default: () => [] }),
-  answer: Annotation<string | null>({ reducer: (_, b) => b, default: () => null }),
-});
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -28,23 +23,6 @@ afterAll(async () => {
   await database.drop();
 });
 
-function graphs(saver: RunStampingCheckpointer) {
-  const twoSteps = new StateGraph(State)
-    .addNode("first", () => ({ steps: ["first"] }))
-    .addNode("second", () => ({ steps: ["second"] }))
-    .addEdge(START, "first")
-    .addEdge("first", "second")
-    .addEdge("second", END)
-    .compile({ checkpointer: saver });
-  const asksHuman = new StateGraph(State)
-    .addNode("ask", () => ({ answer: interrupt("what now?") as string, steps: ["asked"] }))
-    .addEdge(START, "ask")
-    .addEdge("ask", END)
-    .compile({ checkpointer: saver });
-  return { twoSteps, asksHuman };
-}
-
-const runConfig = (threadId: string, runId: string) => ({ configurable: { thread_id: threadId, run_id: runId } });
 
 describe("the checkpoints a run committed, answered from memory", () => {
   it("skips the opening read on an empty thread and reads the state after the run without the database", async () => {
