@@ -20,6 +20,11 @@ export interface RunExecution {
   firstSeq: number;
   /** Extra LangChain callbacks for this run (the trace recorder). */
   callbacks?: unknown[];
+  /**
+   * Called once the graph has streamed its last event without failing, before its checkpoints
+   * are known to be committed: the caller stores the run's output meanwhile.
+   */
+  onGraphEnd?: () => void;
 }
 
 /**
@@ -82,6 +87,7 @@ export async function executeRun(ctx: ServiceContext, execution: RunExecution): 
       emit(event.event, event.data);
     }
     if (signal.aborted) return abortedResult(signal);
+    execution.onGraphEnd?.();
     // Checkpoints may have been acknowledged when queued (checkpointer.ts): a run succeeds only
     // once they are committed, and fails like a graph error if one could not be.
     await ctx.db.checkpointer.writesCommitted(run.runId);

@@ -9,7 +9,7 @@ import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { executeRun, type AbortReason } from "./execute-run.js";
 import type { TraceRecorder } from "../tracing/trace-recorder.js";
-import { settleRun } from "./settle-run.js";
+import { settleRun, type RunOutput } from "./settle-run.js";
 
 export interface RunWorkerOptions {
   /** Runs executed at the same time by this process. */
@@ -206,14 +206,22 @@ export class RunWorker {
     const log = this.ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
     try {
       const firstSeq = run.attempt > 1 ? await this.nextSeqAfterEarlierAttempts(run) : 1;
+      // The run's events and trace are stored while its last checkpoints commit, not after: one
+      // group-commit round less between the graph's end and join's answer.
+      let output: RunOutput | undefined;
+      const storeOutput = () =>
+        (output ??= { eventsStored: this.ctx.streaming.store.flush(), traced: this.options.tracing?.completeRun(run.runId) });
       const result = await executeRun(this.ctx, {
         run,
         signal: controller.signal,
         firstSeq,
         callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
+        onGraphEnd: storeOutput,
       });
-      const traced = this.options.tracing?.completeRun(run.runId);
-      return (await settleRun(this.ctx, this.workerId, run, result, traced)).threadHasActiveRuns;
+      // Only a success emits nothing after the graph's end; otherwise (an `error` event) store again.
+      const succeeded = result.kind === "finished" && result.status === "success";
+      const { eventsStored, traced } = succeeded ? storeOutput() : { ...storeOutput(), eventsStored: undefined };
+      return (await settleRun(this.ctx, this.workerId, run, result, { eventsStored, traced })).threadHasActiveRuns;
     } catch (error) {
       // Settling failed (database gone?). The lease will expire and another attempt will run it.
       log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");

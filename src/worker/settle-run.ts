@@ -11,22 +11,29 @@ import { threadsService } from "../services/threads.service.js";
 import type { ExecutionResult } from "./execute-run.js";
 import { sendRunWebhook } from "./webhooks.js";
 
+/** Storage of a run's output already under way (started when its graph ended). */
+export interface RunOutput {
+  /** Resolves once every event the run emitted is stored; absent: settleRun stores them. */
+  eventsStored?: Promise<void>;
+  /** The run's trace being stored (TraceRecorder.completeRun). */
+  traced?: Promise<void>;
+}
+
 /**
  * Persists what became of a claimed run and tells waiters. Order matters: stored events are
  * flushed before the status changes, because readers treat a finished run's stored stream as
- * complete; the thread's state is synced before `done`, because join answers from it. `traced`
- * (the run's trace being stored) is awaited in parallel with the events and checkpoints: a run is
- * reported finished with its trace complete, at the cost of one group-commit round, not two.
+ * complete; the thread's state is synced before `done`, because join answers from it. The run's
+ * trace is stored by then too, so a run is reported finished with its trace complete.
  */
 export async function settleRun(
   ctx: ServiceContext,
   workerId: string,
   run: Run,
   result: ExecutionResult,
-  traced?: Promise<void>,
+  output: RunOutput = {},
 ): Promise<{ threadHasActiveRuns: boolean }> {
   const { bus, store, signals } = ctx.streaming;
-  await Promise.all([store.flush(), ctx.db.checkpointer.writesSettled(run.runId), traced]);
+  await Promise.all([output.eventsStored ?? store.flush(), ctx.db.checkpointer.writesSettled(run.runId), output.traced]);
 
   if (result.kind === "released") {
     // Shutdown: back to the queue, to resume from its last checkpoint. After a lost lease this
