@@ -127,6 +127,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
     const item = await this.checkpointItem(config, checkpoint, stamped, newVersions);
     await this.submit(config, item);
     const runId = runIdOf(config);
+    // Possibly only queued yet (acknowledgeWhenQueued); the memory is read once writes have settled.
     if (runId) this.memory.checkpointCommitted(runId, config, checkpoint, stamped);
     return { configurable: { thread_id: item.threadId, checkpoint_ns: item.checkpointNs, checkpoint_id: checkpoint.id } };
   }

@@ -208,9 +208,9 @@ export class RunWorker {
       const firstSeq = run.attempt > 1 ? await this.nextSeqAfterEarlierAttempts(run) : 1;
       // The run's events and trace are stored while its last checkpoints commit, not after: one
       // group-commit round less between the graph's end and join's answer.
-      let output: RunOutput | undefined;
+      let storing: RunOutput | undefined;
       const storeOutput = () =>
-        (output ??= { eventsStored: this.ctx.streaming.store.flush(), traced: this.options.tracing?.completeRun(run.runId) });
+        (storing ??= { eventsStored: this.ctx.streaming.store.flush(), traced: this.options.tracing?.completeRun(run.runId) });
       const result = await executeRun(this.ctx, {
         run,
         signal: controller.signal,
@@ -218,10 +218,12 @@ export class RunWorker {
         callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
         onGraphEnd: storeOutput,
       });
-      // Only a success emits nothing after the graph's end; otherwise (an `error` event) store again.
+      const started = storeOutput();
+      // Only a success emits nothing after the graph's end; any other outcome may have (an `error`
+      // event), so settleRun flushes the events again.
       const succeeded = result.kind === "finished" && result.status === "success";
-      const { eventsStored, traced } = succeeded ? storeOutput() : { ...storeOutput(), eventsStored: undefined };
-      return (await settleRun(this.ctx, this.workerId, run, result, { eventsStored, traced })).threadHasActiveRuns;
+      const output: RunOutput = succeeded ? started : { traced: started.traced };
+      return (await settleRun(this.ctx, this.workerId, run, result, output)).threadHasActiveRuns;
     } catch (error) {
       // Settling failed (database gone?). The lease will expire and another attempt will run it.
       log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
