@@ -36,7 +36,7 @@ describe("pooled crypto.getRandomValues", () => {
     const large = crypto.getRandomValues(new Uint8Array(4096));
     expect(large.some((byte) => byte !== 0)).toBe(true);
     expect(() => crypto.getRandomValues(new Uint8Array(65_537))).toThrow(/65,?536|quota/i);
-    expect(() => crypto.getRandomValues(new Float64Array(2) as unknown as Uint8Array)).toThrow();
+    expect(() => crypto.getRandomValues(new Float64Array(2) as unknown as Uint8Array<ArrayBuffer>)).toThrow();
   });
 
   it("serves the uuids LangChain and langsmith make, and can be undone", () => {
