@@ -14,14 +14,23 @@
  * - crons (bench/crons.ts): 10,000 crons due at one minute boundary: firing lag p50/p99, the
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
+ * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, with and without the
+ *   CLI's process tuning; BENCH_GRAPH_PAIRS, BENCH_GRAPH_RUNS.
+ *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
 import { timestamp } from "./bench-kit.js";
 import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
+import { graphOverheadSuite } from "./graph-overhead.js";
 import { runEngineSuite } from "./runs.js";
 
-const SUITES: Record<string, (stamp: string) => Promise<void>> = { runs: runEngineSuite, crud: crudSuite, crons: cronsSuite };
+const SUITES: Record<string, (stamp: string) => Promise<void>> = {
+  runs: runEngineSuite,
+  crud: crudSuite,
+  crons: cronsSuite,
+  graph: graphOverheadSuite,
+};
 
 async function main() {
   const requested = [...process.argv.slice(2), ...(process.env.BENCH ?? "").split(",")]

@@ -1,11 +1,10 @@
 /**
  * Process-wide settings that `hangar serve` / `hangar worker` apply once, before they start
- * Hangar. They change no behaviour; each removes a per-call cost that LangChain,
- * LangGraph and langsmith pay many times per run. Measured with `npm run bench -- runs`
- * (one-node graph, c=16, PostgreSQL on this 2-core machine), alternating old and new:
- *
- * - environment snapshot: server CPU per run 3.67–3.84 → 3.44–3.56 ms;
- * - pooled random bytes, on top: 3.53–3.56 → 3.15–3.41 ms.
+ * Hangar. They change no behaviour; each removes a per-call cost that LangChain, LangGraph and
+ * langsmith pay many times per run: one run of a one-node graph reads `process.env` ~160 times
+ * and calls `crypto.getRandomValues` 17 times. `npm run bench -- graph` (the graph in-process,
+ * alternated with and without): 1.65–1.82 → 1.46–1.49 ms of CPU per run, about 0.2 ms of the
+ * ~3.3 ms a run costs the server in the run bench (where it is within the VM's drift).
  *
  * They are applied by the CLI only (the process owner), never by code embedding Hangar.
  */
