@@ -41,8 +41,8 @@ const POOLED_REQUEST_MAX_BYTES = 256;
  *
  * Why: LangChain and langsmith make uuids (v6 checkpoint ids, v7 run ids) by asking
  * `crypto.getRandomValues` for 16 bytes at a time, several per graph step. Each call costs a trip
- * into OpenSSL (with a getpid() syscall for fork detection), 3% of the server's CPU in the run
- * bench. Node's own `crypto.randomUUID` buffers its entropy the same way.
+ * into OpenSSL (with a getpid() syscall for fork detection): 3% of the server's profile samples
+ * in the run bench, part of it time the thread lost to other processes at that syscall. Node's own `crypto.randomUUID` buffers its entropy the same way.
  *
  * Every byte is handed out once. Anything other than a small Uint8Array (other typed arrays,
  * large or invalid requests) goes to the original, so its errors and types are unchanged.

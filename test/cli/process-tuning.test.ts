@@ -28,6 +28,33 @@ describe("pooled crypto.getRandomValues", () => {
     expect(Math.max(...counts)).toBeLessThan(350);
   });
 
+  it("does not call the original per small request: 1,000 uuids' worth of bytes cost none of its calls", () => {
+    // A counting stand-in as the "original": poolRandomValues wraps whatever is installed.
+    let originalCalls = 0;
+    const native = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
+    Object.defineProperty(globalThis.crypto, "getRandomValues", {
+      configurable: true,
+      writable: true,
+      value: <T extends ArrayBufferView | null>(array: T): T => {
+        originalCalls += 1;
+        return native(array as never) as T;
+      },
+    });
+    try {
+      const undo = poolRandomValues();
+      for (let i = 0; i < 1_000; i++) crypto.getRandomValues(new Uint8Array(16));
+      expect(originalCalls).toBe(0);
+      crypto.getRandomValues(new Uint8Array(1024));
+      expect(originalCalls).toBe(1);
+      undo();
+      // Undoing puts the stand-in back, since it was an own property.
+      crypto.getRandomValues(new Uint8Array(16));
+      expect(originalCalls).toBe(2);
+    } finally {
+      delete (globalThis.crypto as { getRandomValues?: unknown }).getRandomValues;
+    }
+  });
+
   it("leaves other requests to the original: typed arrays, large buffers and its errors", () => {
     restore = poolRandomValues();
     const words = crypto.getRandomValues(new Uint32Array(8));
