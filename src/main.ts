@@ -51,7 +51,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   try {
     await migrateDatabase(db, log);
     const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth: null };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";

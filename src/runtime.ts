@@ -1,3 +1,4 @@
+import type { CustomAuthHandlers } from "./auth/auth-types.js";
 import type { HangarConfig } from "./config.js";
 import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
@@ -14,9 +15,19 @@ export interface HangarRuntime {
   deployment: DeploymentConfig;
   log: Logger;
   streaming: RunStreaming;
+  /** The deployment's custom auth handlers (langgraph.json `auth.path`), or null. */
+  customAuth: CustomAuthHandlers | null;
 }
 
 /** A service context for one request or job. */
 export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: Logger = runtime.log): ServiceContext {
-  return { db: runtime.db, graphs: runtime.graphs, log, now: () => new Date(), actor, streaming: runtime.streaming };
+  return {
+    db: runtime.db,
+    graphs: runtime.graphs,
+    log,
+    now: () => new Date(),
+    actor,
+    customAuth: runtime.customAuth,
+    streaming: runtime.streaming,
+  };
 }

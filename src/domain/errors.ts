@@ -10,7 +10,9 @@ export type AppErrorCode =
   | "FORBIDDEN"
   | "THREAD_BUSY"
   | "PAYLOAD_TOO_LARGE"
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+  /** A failure of the deployment's own code (e.g. its auth module), reported without internals. */
+  | "INTERNAL";
 
 export class AppError extends Error {
   constructor(
@@ -44,6 +46,27 @@ export class InvalidInputError extends AppError {
 export class UnauthenticatedError extends AppError {
   constructor(message = "Missing or invalid API key: send it in the x-api-key header") {
     super("UNAUTHENTICATED", message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "Forbidden") {
+    super("FORBIDDEN", message);
+  }
+}
+
+/**
+ * A refusal chosen by the deployment's auth module (its `HTTPException`): the status, headers and
+ * message are the handler's, and transports pass them on as written (REST answers with that
+ * status and the message as the body, as LangGraph's server does).
+ */
+export class AuthRefusalError extends AppError {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(status === 401 ? "UNAUTHENTICATED" : status === 404 ? "NOT_FOUND" : "FORBIDDEN", message);
   }
 }
 

@@ -12,6 +12,7 @@ const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   FORBIDDEN: 403,
   PAYLOAD_TOO_LARGE: 413,
   UNAVAILABLE: 503,
+  INTERNAL: 500,
 };
 
 /**

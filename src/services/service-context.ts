@@ -1,11 +1,18 @@
+import type { AuthUser, CustomAuthHandlers } from "../auth/auth-types.js";
 import type { Database } from "../db/database.js";
 import type { GraphRegistry } from "../graphs/graph-registry.js";
 import type { Logger } from "../logger.js";
 import type { RunStreaming } from "../streaming/run-streaming.js";
 
-/** Who is calling. API keys are all-or-nothing today, so every caller is the same principal. */
+/**
+ * Who is calling. With custom auth every caller is a `user` (what the deployment's `authenticate`
+ * returned); otherwise an API key holder or, with no keys configured, anyone. Internal callers
+ * (crons firing) act as the user who created them.
+ */
 export interface Actor {
-  kind: "api-key" | "anonymous";
+  kind: "api-key" | "anonymous" | "user";
+  /** Set for `user` actors; the value handlers receive as `user`. */
+  user?: AuthUser;
 }
 
 /** What every service method receives first: handles, clock, logger and caller. */
@@ -15,6 +22,8 @@ export interface ServiceContext {
   log: Logger;
   now(): Date;
   actor: Actor;
+  /** The deployment's `auth` handlers, when it has custom auth; authorize() consults them. */
+  customAuth: CustomAuthHandlers | null;
   /** Run events, their replay store and queue wake-ups (runs, streams, joins). */
   streaming: RunStreaming;
 }
