@@ -4,6 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { HangarConfig } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
+import { loadCustomAuth } from "./auth/load-custom-auth.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
@@ -39,10 +40,14 @@ export interface RunningHangar {
  * closes, then streaming and the database.
  */
 export async function startHangar(config: Readonly<HangarConfig>, log: Logger): Promise<RunningHangar> {
-  if (config.apiKeys.length === 0) {
-    log.warn("HANGAR_API_KEYS is not set: the API is open to anyone who can reach it");
+  const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log);
+  const customAuth = await loadCustomAuth(deployment, loader, log);
+  if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
+    log.warn(
+      "The API is open to anyone who can reach it: set HANGAR_API_KEYS (shared keys for trusted backends) " +
+        "or give langgraph.json an auth.path module with an authenticate handler (per-user auth)",
+    );
   }
-  const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const db = await openDatabase(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
     log,
@@ -51,7 +56,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   try {
     await migrateDatabase(db, log);
     const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth: null };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";

@@ -4,8 +4,9 @@ import type { Duplex } from "node:stream";
 import { GraphQLError, type ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import { UnauthenticatedError } from "../domain/errors.js";
-import { authenticateRequest, presentsApiKey } from "../http/api-keys.js";
+import { authenticateCaller } from "../auth/authenticate-request.js";
+import { AppError, AuthRefusalError } from "../domain/errors.js";
+import { presentsApiKey } from "../http/api-keys.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import type { Actor } from "../services/service-context.js";
@@ -21,11 +22,12 @@ interface Caller {
 
 /**
  * graphql-ws on the HTTP server's /graphql path, authenticated by the same helper as HTTP
- * requests. A key in the upgrade's headers is decided there (a wrong one is a 401 before any
- * WebSocket exists). Browsers cannot set headers on a WebSocket, so an upgrade without a key is
- * accepted and the key must then arrive in connection_init's payload (`connectionParams`:
- * `{"x-api-key": key}` or `{"authorization": "Bearer key"}`); without a valid one the socket is
- * closed with 4403 before any operation runs. Every operation runs through Yoga's enveloped
+ * requests (API key, then the deployment's custom `authenticate`). Credentials in the upgrade's
+ * headers are decided there (refused ones get the refusal's status before any WebSocket exists).
+ * Browsers cannot set headers on a WebSocket, so an upgrade without credentials is accepted and
+ * they must then arrive in connection_init's payload (`connectionParams`: `{"x-api-key": key}`
+ * or `{"authorization": "Bearer token"}`), which `authenticate` sees as headers of the upgrade
+ * request; without valid ones the socket is closed with 4403 before any operation runs. Every operation runs through Yoga's enveloped
  * pipeline, so context, error masking and plugins are exactly those of HTTP.
  * Returns a closer that stops accepting upgrades and closes open sockets.
  */
@@ -39,19 +41,37 @@ export function attachGraphqlWebSocket(
   // The enveloped execute/subscribe of each operation, keyed by its context object.
   const pipelines = new WeakMap<object, Enveloped>();
 
-  const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+  const authentication = { apiKeys: runtime.config.apiKeys, customAuth: runtime.customAuth };
+  const authenticate = async (request: http.IncomingMessage, log: Logger, extraHeaders: Record<string, string> = {}) => {
+    try {
+      return await authenticateCaller(authentication, asFetchRequest(request, extraHeaders), log);
+    } catch (error) {
+      if (error instanceof AppError) return error;
+      throw error;
+    }
+  };
+
+  const onUpgrade = async (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://localhost");
     if (pathname !== graphql.graphqlEndpoint) {
       socket.destroy();
       return;
     }
-    const actor = authenticateRequest(runtime.config.apiKeys, request.headers);
-    if (!actor && presentsApiKey(request.headers)) {
-      refuseUpgrade(socket, 401, new UnauthenticatedError().message);
+    const requestId = headerValue(request.headers["x-request-id"]) ?? randomUUID();
+    const log = runtime.log.child({ requestId, transport: "graphql-ws" });
+    const decided = await authenticate(request, log).catch((error: unknown) => {
+      log.error({ err: error }, "authenticating a WebSocket upgrade failed");
+      return null;
+    });
+    if (decided === null) {
+      socket.destroy();
       return;
     }
-    const requestId = headerValue(request.headers["x-request-id"]) ?? randomUUID();
-    callers.set(request, { actor, log: runtime.log.child({ requestId, transport: "graphql-ws" }) });
+    if (decided instanceof AppError && presentsApiKey(request.headers)) {
+      refuseUpgrade(socket, decided);
+      return;
+    }
+    callers.set(request, { actor: decided instanceof AppError ? null : decided, log });
     webSockets.handleUpgrade(request, socket, head, (webSocket) => webSockets.emit("connection", webSocket, request));
   };
   httpServer.on("upgrade", onUpgrade);
@@ -61,10 +81,13 @@ export function attachGraphqlWebSocket(
       execute: (args: ExecutionArgs) => pipelineOf(args).execute(args),
       subscribe: (args: ExecutionArgs) => pipelineOf(args).subscribe(args),
       // Returning false closes the socket with 4403 Forbidden (graphql-ws's own refusal).
-      onConnect: (ctx) => {
+      onConnect: async (ctx) => {
         const caller = callers.get(ctx.extra.request);
         if (!caller) return false;
-        caller.actor ??= authenticateRequest(runtime.config.apiKeys, connectionParamsAsHeaders(ctx.connectionParams));
+        if (caller.actor === null) {
+          const decided = await authenticate(ctx.extra.request, caller.log, connectionParamsAsHeaders(ctx.connectionParams));
+          if (!(decided instanceof AppError)) caller.actor = decided;
+        }
         return caller.actor !== null;
       },
       onSubscribe: async (ctx, _id, payload) => {
@@ -115,16 +138,34 @@ export function attachGraphqlWebSocket(
   };
 }
 
-function refuseUpgrade(socket: Duplex, status: 401, detail: string): void {
-  const body = JSON.stringify({ detail });
+/** The refusal as REST would send it: a handler's own status and message, else 401 JSON. */
+function refuseUpgrade(socket: Duplex, refusal: AppError): void {
+  const custom = refusal instanceof AuthRefusalError;
+  const status = custom ? refusal.status : refusal.code === "INTERNAL" ? 500 : 401;
+  const body = custom ? refusal.message : JSON.stringify({ detail: refusal.message });
   socket.end(
-    `HTTP/1.1 ${status} Unauthorized\r\n` +
+    `HTTP/1.1 ${status} ${status === 500 ? "Internal Server Error" : "Unauthorized"}\r\n` +
       "Connection: close\r\n" +
-      "Content-Type: application/json\r\n" +
+      `Content-Type: ${custom ? "text/plain; charset=utf-8" : "application/json"}\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       "\r\n" +
       body,
   );
+}
+
+/**
+ * The upgrade as the fetch Request `authenticate` expects (method, url, headers), with
+ * connection_init's params added as headers: that is where a browser puts its token.
+ */
+function asFetchRequest(request: http.IncomingMessage, extraHeaders: Record<string, string>): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
+  const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
+  return new Request(url, { method: request.method ?? "GET", headers });
 }
 
 /** connection_init's payload read like headers: string values under lower-cased names. */

@@ -1,6 +1,6 @@
 import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type GraphSpec } from "./deployment-config.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
-import { createGraphModuleLoader, readModuleExport } from "./graph-module-loader.js";
+import { createGraphModuleLoader, type GraphModuleLoader, readModuleExport } from "./graph-module-loader.js";
 import { extractGraphSchemas, type GraphSchemas } from "./graph-schemas.js";
 import {
   describeValue,
@@ -73,7 +73,7 @@ const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
 export async function loadGraphRegistry(
   configPath: string,
   log: GraphRegistryLog,
-): Promise<{ registry: GraphRegistry; config: DeploymentConfig }> {
+): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
   // Before any import: graph modules often read env (API keys) at import time.
   const appliedEnv = applyDeploymentEnv(config);
@@ -90,7 +90,7 @@ export async function loadGraphRegistry(
       "graph loaded",
     );
   }
-  return { registry: createGraphRegistry(graphs, log), config };
+  return { registry: createGraphRegistry(graphs, log), config, loader };
 }
 
 async function loadGraph(

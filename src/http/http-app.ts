@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
-import { UnauthenticatedError, PayloadTooLargeError } from "../domain/errors.js";
+import { authenticateCaller } from "../auth/authenticate-request.js";
+import { PayloadTooLargeError } from "../domain/errors.js";
 import type { HangarRuntime } from "../runtime.js";
 import { mountRestApi } from "../rest/app.js";
 import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
-import { authenticateRequest } from "./api-keys.js";
 import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
 import { corsMiddleware } from "./cors-policy.js";
@@ -13,9 +13,10 @@ import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
 /**
- * The HTTP surface: /ok and the web console's static files (always open: the console asks for
- * the key itself), then API-key and body-size checks for everything else, /info, GraphQL at
- * /graphql and the LangGraph-compatible REST API.
+ * The HTTP surface: /ok, /info and the web console's static files (always open: the console asks
+ * for the key or token itself), then authentication (API key, then the deployment's custom
+ * `authenticate`) and the body-size check for everything else, GraphQL at /graphql and the
+ * LangGraph-compatible REST API.
  */
 export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
@@ -24,20 +25,23 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   app.get("/ok", (c) => c.json({ ok: true }));
+  // Open as on LangGraph's server: clients probe it before they hold credentials.
+  app.get("/info", (c) => c.json(serverInfo(runtime)));
   mountConsole(app, runtime.config.consoleDir, runtime.log);
 
+  const authentication = { apiKeys, customAuth: runtime.customAuth };
   app.use("*", async (c, next) => {
     const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
     c.set("log", log);
-    const actor = authenticateRequest(apiKeys, c.req.raw.headers);
-    if (!actor) return respondWithError(c, new UnauthenticatedError(), log);
-    c.set("actor", actor);
     const declaredLength = Number(c.req.header("content-length") ?? 0);
     if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);
+    try {
+      c.set("actor", await authenticateCaller(authentication, c.req.raw, log));
+    } catch (error) {
+      return respondWithError(c, error, log);
+    }
     await next();
   });
-
-  app.get("/info", (c) => c.json(serverInfo(runtime)));
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;

@@ -33,7 +33,15 @@ export function serverInfo(runtime: HangarRuntime) {
     hangar: {
       database: runtime.db.kind,
       graphs: runtime.graphs.names(),
-      auth: runtime.config.apiKeys.length > 0 ? "api-key" : "none",
+      auth: authKind(runtime),
     },
   };
+}
+
+/** How callers are authenticated: "custom", "api-key", "api-key+custom" or "none". */
+function authKind(runtime: HangarRuntime): string {
+  const kinds = [];
+  if (runtime.config.apiKeys.length > 0) kinds.push("api-key");
+  if (runtime.customAuth?.authenticate) kinds.push("custom");
+  return kinds.length > 0 ? kinds.join("+") : "none";
 }

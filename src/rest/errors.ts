@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, coerceError, type AppErrorCode } from "../domain/errors.js";
+import { AppError, AuthRefusalError, coerceError, type AppErrorCode } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
 
 const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
@@ -20,6 +20,15 @@ const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
  * Expected errors (AppError) log at warn; anything else is masked as a 500 and logged at error.
  */
 export function respondWithError(c: Context, error: unknown, log: Logger): Response {
+  if (error instanceof AuthRefusalError) {
+    // The deployment's auth module chose this answer (its HTTPException): status, headers and
+    // message go out as it wrote them, the message as the body, as LangGraph's server sends it.
+    log.warn({ code: error.code, status: error.status, path: c.req.path }, error.message);
+    return c.body(error.message, error.status as ContentfulStatusCode, {
+      "content-type": "text/plain; charset=utf-8",
+      ...error.headers,
+    });
+  }
   if (error instanceof AppError) {
     const status = STATUS_BY_CODE[error.code];
     log.warn({ code: error.code, status, path: c.req.path }, error.message);

@@ -16,6 +16,7 @@ import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { ServiceContext } from "./service-context.js";
 import { graphsService } from "./graphs.service.js";
+import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadsService } from "./threads.service.js";
 
@@ -63,13 +64,37 @@ function requireDeployedGraph(ctx: ServiceContext, graphId: string): void {
   }
 }
 
-async function loadAssistant(manager: EntityManager, assistantId: string, lock = false): Promise<Assistant> {
-  const assistant = await manager.findOne(AssistantEntity, {
-    where: { assistantId },
-    ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
-  });
+/** The assistant, if it exists within the caller's scope (otherwise it answers as missing). */
+async function loadAssistant(
+  manager: EntityManager,
+  assistantId: string,
+  options: { lock?: boolean; scope?: MetadataScope } = {},
+): Promise<Assistant> {
+  const query = manager
+    .createQueryBuilder(AssistantEntity, "a")
+    .where("a.assistant_id = :assistantId", { assistantId })
+    .andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope ?? UNRESTRICTED) });
+  if (options.lock) query.setLock("pessimistic_write");
+  const assistant = await query.getOne();
   if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
   return assistant;
+}
+
+/**
+ * The assistant a run or cron uses, with no authorization of its own: the run is authorized as
+ * a `threads:create_run` (as on LangGraph's server), so a user may run a graph's system assistant
+ * without being allowed to read or edit it.
+ */
+export async function findAssistantForRun(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
+  const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+  const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
+  if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+  return assistant;
+}
+
+/** An assistant's graph, for a caller allowed to read the assistant. */
+async function readableGraphId(ctx: ServiceContext, assistantIdOrGraph: string): Promise<string> {
+  return (await assistantsService.get(ctx, assistantIdOrGraph)).graphId;
 }
 
 function versionOf(assistant: Assistant, createdAt: Date): AssistantVersion {
@@ -84,6 +109,18 @@ export const assistantsService = {
       throw new InvalidInputError(`assistant_id must be a UUID, got '${input.assistantId}'`);
     }
     const assistantId = input.assistantId?.toLowerCase() ?? newId();
+    const request = {
+      assistant_id: assistantId,
+      graph_id: input.graphId,
+      config: input.config,
+      context: input.context,
+      metadata: { ...(input.metadata ?? {}) },
+      if_exists: input.ifExists,
+      name: input.name,
+      description: input.description,
+    };
+    const scope = await scopeOf(ctx, "assistants", "create", request);
+    input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
     const now = ctx.now();
     const assistant: Assistant = {
       assistantId,
@@ -107,7 +144,7 @@ export const assistantsService = {
         .returning("assistant_id")
         .execute();
       if (inserted.raw.length === 0) {
-        if (input.ifExists === "do_nothing") return loadAssistant(manager, assistantId);
+        if (input.ifExists === "do_nothing") return loadAssistant(manager, assistantId, { scope });
         throw new ConflictError(`Assistant '${assistantId}' already exists`);
       }
       await manager.insert(AssistantVersionEntity, versionOf(assistant, now));
@@ -117,7 +154,8 @@ export const assistantsService = {
 
   async get(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
-    const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
+    const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
+    const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId, scope);
     if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
     return assistant;
   },
@@ -125,10 +163,12 @@ export const assistantsService = {
   /** For DataLoaders: results in key order, null where an assistant does not exist. */
   async getMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<(Assistant | null)[]> {
     const valid = assistantIds.filter(isUuid);
+    const scope = await scopeOf(ctx, "assistants", "read", { assistant_ids: valid });
     const found = valid.length
       ? await ctx.db.dataSource.manager
           .createQueryBuilder(AssistantEntity, "a")
           .where("a.assistant_id = ANY(:ids)", { ids: valid })
+          .andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
           .getMany()
       : [];
     return inKeyOrder(assistantIds, found, (assistant) => assistant.assistantId);
@@ -138,8 +178,20 @@ export const assistantsService = {
   async update(ctx: ServiceContext, assistantIdOrGraph: string, input: UpdateAssistantInput): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     if (input.graphId !== undefined) requireDeployedGraph(ctx, input.graphId);
+    const request = {
+      assistant_id: assistantId,
+      graph_id: input.graphId,
+      config: input.config,
+      context: input.context,
+      metadata: { ...(input.metadata ?? {}) },
+      name: input.name,
+      description: input.description,
+    };
+    const scope = await scopeOf(ctx, "assistants", "update", request);
+    const stamped = stampedMetadata(request);
+    input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? (stamped as JsonObject) : input.metadata };
     return withTransaction(ctx.db, async (manager) => {
-      const active = await loadAssistant(manager, assistantId, true);
+      const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const [{ max }] = await manager.query(
         "SELECT max(version)::int AS max FROM assistant_versions WHERE assistant_id = $1",
         [assistantId],
@@ -165,8 +217,9 @@ export const assistantsService = {
   /** Makes an existing version active: the assistant's fields become that version's. */
   async setActiveVersion(ctx: ServiceContext, assistantIdOrGraph: string, version: number): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    const scope = await scopeOf(ctx, "assistants", "update", { assistant_id: assistantId, version });
     return withTransaction(ctx.db, async (manager) => {
-      const active = await loadAssistant(manager, assistantId, true);
+      const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const chosen = await manager.findOne(AssistantVersionEntity, { where: { assistantId, version } });
       if (!chosen) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
       const { createdAt: _versionCreatedAt, ...fields } = chosen;
@@ -183,7 +236,8 @@ export const assistantsService = {
   ): Promise<AssistantVersion[]> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const manager = ctx.db.dataSource.manager;
-    await loadAssistant(manager, assistantId);
+    const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
+    await loadAssistant(manager, assistantId, { scope });
     const query = manager
       .createQueryBuilder(AssistantVersionEntity, "v")
       .where("v.assistant_id = :assistantId", { assistantId });
@@ -195,9 +249,14 @@ export const assistantsService = {
 
   /** For DataLoaders: every version of each assistant (newest first), in key order. */
   async listVersionsOfMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<AssistantVersion[][]> {
+    const scope = await scopeOf(ctx, "assistants", "read", { assistant_ids: assistantIds });
     const versions = await ctx.db.dataSource.manager
       .createQueryBuilder(AssistantVersionEntity, "v")
       .where("v.assistant_id = ANY(:ids)", { ids: assistantIds.filter(isUuid) })
+      .andWhere(
+        "v.assistant_id IN (SELECT a.assistant_id FROM assistants a WHERE a.metadata @> CAST(:scope AS jsonb))",
+        { scope: scopeParameter(scope) },
+      )
       .orderBy("v.version", "DESC")
       .getMany();
     return assistantIds.map((id) => versions.filter((version) => version.assistantId === id.toLowerCase()));
@@ -205,18 +264,21 @@ export const assistantsService = {
 
   async search(ctx: ServiceContext, input: SearchAssistantsInput): Promise<Assistant[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
-    return searchAssistants(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder });
+    const scope = await scopeOf(ctx, "assistants", "search", { graph_id: filter.graphId, metadata: filter.metadata, limit, offset });
+    return searchAssistants(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
   },
 
   async count(ctx: ServiceContext, filter: AssistantFilter): Promise<number> {
-    return countAssistants(ctx.db.dataSource.manager, filter);
+    const scope = await scopeOf(ctx, "assistants", "search", { graph_id: filter.graphId, metadata: filter.metadata });
+    return countAssistants(ctx.db.dataSource.manager, { ...filter, scope });
   },
 
   /** Deletes every version; with deleteThreads also the threads the assistant created. */
   async delete(ctx: ServiceContext, assistantIdOrGraph: string, options: { deleteThreads?: boolean } = {}) {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
+    const scope = await scopeOf(ctx, "assistants", "delete", { assistant_id: assistantId });
     await withTransaction(ctx.db, async (manager) => {
-      await loadAssistant(manager, assistantId, true);
+      await loadAssistant(manager, assistantId, { lock: true, scope });
       if (options.deleteThreads) await threadsService.deleteCreatedByAssistant(manager, assistantId);
       await manager.delete(AssistantEntity, { assistantId });
     });
@@ -236,13 +298,11 @@ export const assistantsService = {
   },
 
   async getGraphDrawing(ctx: ServiceContext, assistantIdOrGraph: string, options: { xray?: boolean | number }) {
-    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return graphsService.getDrawing(ctx, assistant.graphId, options);
+    return graphsService.getDrawing(ctx, await readableGraphId(ctx, assistantIdOrGraph), options);
   },
 
   async getSchemas(ctx: ServiceContext, assistantIdOrGraph: string) {
-    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return graphsService.getSchemas(ctx, assistant.graphId);
+    return graphsService.getSchemas(ctx, await readableGraphId(ctx, assistantIdOrGraph));
   },
 
   async getSubgraphs(
@@ -250,7 +310,6 @@ export const assistantsService = {
     assistantIdOrGraph: string,
     options: { namespace?: string; recurse?: boolean },
   ) {
-    const assistant = await assistantsService.get(ctx, assistantIdOrGraph);
-    return graphsService.getSubgraphs(ctx, assistant.graphId, options);
+    return graphsService.getSubgraphs(ctx, await readableGraphId(ctx, assistantIdOrGraph), options);
   },
 };

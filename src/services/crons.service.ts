@@ -1,3 +1,4 @@
+import type { EntityManager } from "typeorm";
 import { CronEntity } from "../db/entities/cron.entity.js";
 import { insertCron } from "../db/sql/insert-cron.js";
 import { listCronsOf } from "../db/sql/list-crons-of.js";
@@ -11,12 +12,14 @@ import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Run } from "../domain/run.js";
-import { assistantsService } from "./assistants.service.js";
+import { scopeOf, scopeParameter, stampedMetadata, type MetadataScope } from "./access-scope.js";
+import { findAssistantForRun } from "./assistants.service.js";
 import { fireDueCrons, type CronFiringContext, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
 import { inKeyOrder } from "./key-order.js";
 import { announceCancellations } from "./runs.service.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
+import { withAuthUser } from "./run-auth-user.js";
 
 /** A cron request in domain terms; the transports map their payloads to this. */
 export interface CreateCronInput {
@@ -69,6 +72,30 @@ export const MAX_SCHEDULE_PREVIEW = 100;
 function requireCronId(cronId: string): string {
   if (!isUuid(cronId)) throw new NotFoundError(`Cron '${cronId}' not found: cron ids are UUIDs`);
   return cronId.toLowerCase();
+}
+
+/** The cron, if it exists within the caller's scope (otherwise it answers as missing). */
+async function loadCron(
+  manager: EntityManager,
+  cronId: string,
+  options: { lock?: boolean; scope: MetadataScope },
+): Promise<Cron> {
+  const query = manager
+    .createQueryBuilder(CronEntity, "c")
+    .where("c.cron_id = :cronId", { cronId: requireCronId(cronId) })
+    .andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope) });
+  if (options.lock) query.setLock("pessimistic_write");
+  const cron = await query.getOne();
+  if (!cron) throw new NotFoundError(`Cron '${cronId}' not found`);
+  return cron;
+}
+
+/** The value `crons:search` handlers receive, in LangGraph's wire names. */
+function searchRequest(
+  filter: Pick<SearchCronsInput, "assistantId" | "threadId" | "enabled">,
+  page: { limit?: number; offset?: number },
+): Record<string, unknown> {
+  return { assistant_id: filter.assistantId, thread_id: filter.threadId, enabled: filter.enabled, ...page };
 }
 
 function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void {
@@ -127,8 +154,20 @@ export const cronsService = {
     const timezone = normalizeTimezone(input.timezone ?? "UTC");
     requireFutureEndTime(input.endTime, now);
     requireWebhookUrl(input.payload.webhook);
-    const assistant = await assistantsService.get(ctx, input.assistantId);
+    const request = {
+      payload: input.payload as unknown as Record<string, unknown>,
+      schedule,
+      thread_id: input.threadId ?? undefined,
+      user_id: ctx.actor.user?.identity,
+      end_time: input.endTime?.toISOString(),
+      metadata: { ...(input.metadata ?? {}) },
+    };
+    await scopeOf(ctx, "crons", "create", request);
+    const assistant = await findAssistantForRun(ctx, input.assistantId);
     const threadId = input.threadId === null ? null : (await threadsService.get(ctx, input.threadId)).threadId;
+    // Its firings run as the user who created it (LangGraph's run config keys; see run-auth-user.ts).
+    const payload = { ...input.payload, config: withAuthUser(input.payload.config, ctx.actor.user) };
+    input = { ...input, payload, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
     const cron: Cron = {
       cronId: newId(),
       assistantId: assistant.assistantId,
@@ -157,16 +196,20 @@ export const cronsService = {
   },
 
   async get(ctx: ServiceContext, cronId: string): Promise<Cron> {
-    const cron = await ctx.db.dataSource.manager.findOne(CronEntity, { where: { cronId: requireCronId(cronId) } });
-    if (!cron) throw new NotFoundError(`Cron '${cronId}' not found`);
-    return cron;
+    const scope = await scopeOf(ctx, "crons", "read", { cron_id: cronId });
+    return loadCron(ctx.db.dataSource.manager, cronId, { scope });
   },
 
   /** For DataLoaders: results in key order, null where a cron does not exist. */
   async getMany(ctx: ServiceContext, cronIds: readonly string[]): Promise<(Cron | null)[]> {
     const valid = cronIds.filter(isUuid);
+    const scope = await scopeOf(ctx, "crons", "read", { cron_ids: valid });
     const found = valid.length
-      ? await ctx.db.dataSource.manager.createQueryBuilder(CronEntity, "c").where("c.cron_id = ANY(:ids)", { ids: valid }).getMany()
+      ? await ctx.db.dataSource.manager
+          .createQueryBuilder(CronEntity, "c")
+          .where("c.cron_id = ANY(:ids)", { ids: valid })
+          .andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
+          .getMany()
       : [];
     return inKeyOrder(cronIds, found, (cron) => cron.cronId);
   },
@@ -181,10 +224,11 @@ export const cronsService = {
     const timezone = input.timezone === undefined ? undefined : normalizeTimezone(input.timezone);
     requireFutureEndTime(input.endTime, now);
     requireWebhookUrl(input.payload?.webhook);
+    const request = { cron_id: cronId, payload: input.payload, schedule: input.schedule, metadata: input.metadata ? { ...input.metadata } : undefined };
+    const scope = await scopeOf(ctx, "crons", "update", request);
+    input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
     const updated = await withTransaction(ctx.db, async (manager) => {
-      const id = requireCronId(cronId);
-      const current = await manager.findOne(CronEntity, { where: { cronId: id }, lock: { mode: "pessimistic_write" } });
-      if (!current) throw new NotFoundError(`Cron '${cronId}' not found`);
+      const current = await loadCron(manager, cronId, { lock: true, scope });
       const cron: Cron = {
         ...current,
         schedule: schedule ?? current.schedule,
@@ -206,20 +250,26 @@ export const cronsService = {
   },
 
   async delete(ctx: ServiceContext, cronId: string): Promise<void> {
-    const result = await ctx.db.dataSource.manager.delete(CronEntity, { cronId: requireCronId(cronId) });
-    if (!result.affected) throw new NotFoundError(`Cron '${cronId}' not found`);
+    const scope = await scopeOf(ctx, "crons", "delete", { cron_id: cronId });
+    const rows: unknown[] = await ctx.db.dataSource.manager.query(
+      "DELETE FROM crons WHERE cron_id = $1 AND metadata @> CAST($2 AS jsonb) RETURNING cron_id",
+      [requireCronId(cronId), scopeParameter(scope)],
+    );
+    if (rows.length === 0) throw new NotFoundError(`Cron '${cronId}' not found`);
     ctx.streaming.signals.cronsChanged();
   },
 
   async search(ctx: ServiceContext, input: SearchCronsInput): Promise<Cron[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...wanted } = input;
+    const scope = await scopeOf(ctx, "crons", "search", searchRequest(wanted, { limit, offset }));
     const filter = filterOf(ctx, wanted);
-    return filter ? searchCrons(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder }) : [];
+    return filter ? searchCrons(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder }) : [];
   },
 
   async count(ctx: ServiceContext, filter: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): Promise<number> {
+    const scope = await scopeOf(ctx, "crons", "search", searchRequest(filter, {}));
     const stored = filterOf(ctx, filter);
-    return stored ? countCrons(ctx.db.dataSource.manager, stored) : 0;
+    return stored ? countCrons(ctx.db.dataSource.manager, { ...stored, scope }) : 0;
   },
 
   /** For DataLoaders: the oldest `perOwner` crons of each assistant or thread, in key order. */
@@ -232,7 +282,8 @@ export const cronsService = {
     const keys = ownerIds.map((id) => id.toLowerCase());
     const valid = [...new Set(keys.filter(isUuid))];
     const column = owner === "assistant" ? "assistant_id" : "thread_id";
-    const crons = valid.length > 0 ? await listCronsOf(ctx.db.dataSource.manager, { owner: column, ownerIds: valid, perOwner }) : [];
+    const scope = await scopeOf(ctx, "crons", "search", { [column]: valid });
+    const crons = valid.length > 0 ? await listCronsOf(ctx.db.dataSource.manager, { owner: column, ownerIds: valid, perOwner, scope }) : [];
     return keys.map((key) => crons.filter((cron) => (owner === "assistant" ? cron.assistantId : cron.threadId) === key));
   },
 

@@ -13,6 +13,7 @@ import { parseRunTime, runTimeToEpochMs } from "../tracing/ingest/parse-run-time
 import { computeCost } from "../tracing/pricing/compute-cost.js";
 import { matchPrice } from "../tracing/pricing/match-price.js";
 import type { ModelPrice } from "../tracing/pricing/model-price.js";
+import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 import type { RunTimeInput } from "./traces/trace-run.js";
 
@@ -79,6 +80,7 @@ export const modelPricesService = {
   },
 
   async create(ctx: ServiceContext, input: CreateModelPriceInput): Promise<ModelPriceRecord> {
+    requireOperator(ctx, "Model price edits");
     const values = validatePrice({ ...input, id: newId() });
     const created = await insertModelPrice(ctx.db.dataSource.manager, values, ctx.now());
     priceCache.delete(ctx.db);
@@ -87,6 +89,7 @@ export const modelPricesService = {
 
   /** Changes the given fields; runs already priced keep their costs until a range is repriced. */
   async update(ctx: ServiceContext, id: string, input: UpdateModelPriceInput): Promise<ModelPriceRecord> {
+    requireOperator(ctx, "Model price edits");
     const current = await loadPrice(ctx, id);
     const values = validatePrice({ ...current, ...definedFields(input), id: current.id });
     const updated = await updateModelPrice(ctx.db.dataSource.manager, values, ctx.now());
@@ -96,6 +99,7 @@ export const modelPricesService = {
   },
 
   async delete(ctx: ServiceContext, id: string): Promise<void> {
+    requireOperator(ctx, "Model price edits");
     if (!isUuid(id) || !(await deleteModelPrice(ctx.db.dataSource.manager, id.toLowerCase()))) {
       throw new NotFoundError(`Model price '${id}' not found`);
     }
@@ -107,6 +111,7 @@ export const modelPricesService = {
    * the current price table. Runs with explicit costs keep them. Returns how many were repriced.
    */
   async repriceRange(ctx: ServiceContext, input: RepriceRangeInput): Promise<{ repricedRuns: number }> {
+    requireOperator(ctx, "Model price edits");
     const range = { from: requireTime(input.from, "from"), to: requireTime(input.to, "to") };
     if (range.from >= range.to) throw new InvalidInputError("from must be earlier than to");
     const modelFilter = input.modelPattern === undefined ? null : compilePattern(input.modelPattern, "model_pattern");

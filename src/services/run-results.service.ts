@@ -6,6 +6,9 @@ import { isRunFinished, type Run, type RunOutcome } from "../domain/run.js";
 import { readRunStream, type RunStreamRequest } from "../streaming/read-run-stream.js";
 import { requireRunId } from "./runs.service.js";
 import { threadsService } from "./threads.service.js";
+import { isRestricted, scopeOf } from "./access-scope.js";
+import { threadExists } from "../db/sql/thread-exists.js";
+import { isUuid } from "../domain/ids.js";
 import type { ServiceContext } from "./service-context.js";
 
 // Waits are woken by `done` signals (in-process, or relayed NOTIFY); this re-check only covers a
@@ -78,6 +81,10 @@ export const runResultsService = {
   async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
     const id = requireRunId(runId);
     const threadKey = threadId.toLowerCase();
+    const scope = await scopeOf(ctx, "threads", "read", { thread_id: threadId, run_id: runId });
+    if (isRestricted(scope) && !(isUuid(threadKey) && (await threadExists(ctx.db.dataSource.manager, threadKey, scope)))) {
+      throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
+    }
     let first: RunOutcome | null | undefined;
     const read = async () => {
       // Checked in the same turn as readWhenRunEnds subscribes to `done`, so that cannot be missed.

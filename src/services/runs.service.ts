@@ -7,7 +7,7 @@ import { markThreadRunning } from "../db/sql/mark-thread-running.js";
 import { requestRunCancel } from "../db/sql/request-run-cancel.js";
 import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
 import { selectRuns } from "../db/sql/select-runs.js";
-import { threadExists } from "../db/sql/thread-exists.js";
+import { threadExists, threadVisibility } from "../db/sql/thread-exists.js";
 import { withTransaction } from "../db/tx.js";
 import { ConflictError, NotFoundError, ThreadBusyError } from "../domain/errors.js";
 import { isUuid, newId } from "../domain/ids.js";
@@ -15,7 +15,9 @@ import type { JsonObject } from "../domain/json.js";
 import { composeRun, isRunFinished, type CancelAction, type Run, type RunKwargs, type RunRequest, type RunStatus } from "../domain/run.js";
 import type { Assistant } from "../domain/assistant.js";
 import { assistantSnapshots } from "./assistant-snapshots.js";
-import { assistantsService, resolveAssistantId } from "./assistants.service.js";
+import { findAssistantForRun, resolveAssistantId } from "./assistants.service.js";
+import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "./access-scope.js";
+import { withAuthUser } from "./run-auth-user.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadStateService } from "./thread-state.service.js";
 import type { ServiceContext } from "./service-context.js";
@@ -54,6 +56,8 @@ export const runsService = {
   async create(ctx: ServiceContext, input: CreateRunInput): Promise<Run> {
     const now = ctx.now();
     const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
+    const { scope, metadata } = await authorizeRunCreation(ctx, input, threadId);
+    input = { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) };
     const enqueue = async (assistant: Assistant, checked: boolean) => {
       const run = composeRun({
         assistant,
@@ -64,7 +68,8 @@ export const runsService = {
         now,
         runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
       });
-      const threadMetadata = { graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+      // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
+      const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
       const queued = await ctx.db.runQueue.call({
         run,
         thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
@@ -79,7 +84,7 @@ export const runsService = {
     const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, input.assistantId));
     let attempt = snapshot ? await enqueue(snapshot, true) : null;
     if (!attempt || attempt.queued.outcome === "assistant-changed") {
-      const assistant = await assistantsService.get(ctx, input.assistantId);
+      const assistant = await findAssistantForRun(ctx, input.assistantId);
       assistantSnapshots.remember(ctx.db, assistant);
       attempt = await enqueue(assistant, false);
     }
@@ -95,7 +100,8 @@ export const runsService = {
   },
 
   async get(ctx: ServiceContext, threadId: string | null, runId: string): Promise<Run> {
-    const [run] = await selectRuns(ctx.db.dataSource.manager, [requireRunId(runId)]);
+    const scope = await scopeOf(ctx, "threads", "read", { thread_id: threadId ?? undefined, run_id: runId });
+    const [run] = await selectRuns(ctx.db.dataSource.manager, [requireRunId(runId)], scope);
     if (!run || (threadId !== null && run.threadId !== threadId.toLowerCase())) {
       throw new NotFoundError(`Run '${runId}' not found${threadId ? ` on thread '${threadId}'` : ""}`);
     }
@@ -104,7 +110,8 @@ export const runsService = {
 
   async getMany(ctx: ServiceContext, runIds: readonly string[]): Promise<(Run | null)[]> {
     const valid = runIds.filter(isUuid).map((id) => id.toLowerCase());
-    const runs = valid.length > 0 ? await selectRuns(ctx.db.dataSource.manager, valid) : [];
+    const scope = await scopeOf(ctx, "threads", "read", { run_ids: valid });
+    const runs = valid.length > 0 ? await selectRuns(ctx.db.dataSource.manager, valid, scope) : [];
     return inKeyOrder(runIds.map((id) => id.toLowerCase()), runs, (run) => run.runId);
   },
 
@@ -113,9 +120,13 @@ export const runsService = {
     query: { threadId: string; status?: RunStatus; limit: number; offset: number },
   ): Promise<Run[]> {
     const threadId = requireThreadIdForRun(query.threadId);
+    const scope = await scopeOf(ctx, "threads", "search", { thread_id: threadId, status: query.status, limit: query.limit, offset: query.offset });
+    // An unknown thread (or one the caller may not see) is a 404, not an empty list.
+    if (isRestricted(scope) && !(await threadExists(ctx.db.dataSource.manager, threadId, scope))) {
+      throw new NotFoundError(`Thread '${query.threadId}' not found`);
+    }
     const runs = await listThreadRuns(ctx.db.dataSource.manager, { ...query, threadId });
     if (runs.length === 0 && query.offset === 0) {
-      // An unknown thread is a 404, not an empty list.
       if (!(await threadExists(ctx.db.dataSource.manager, threadId))) throw new NotFoundError(`Thread '${query.threadId}' not found`);
     }
     return runs;
@@ -124,8 +135,9 @@ export const runsService = {
   /** Cancels pending or running runs. Finished runs are left as they are. */
   async cancel(ctx: ServiceContext, input: { runIds: string[]; action: CancelAction }): Promise<Run[]> {
     const runIds = input.runIds.map(requireRunId);
+    const scope = await scopeOf(ctx, "threads", "update", { run_ids: runIds, action: input.action });
     const effects = await withTransaction(ctx.db, async (manager) => {
-      const runs = (await selectRuns(manager, runIds)).filter((run) => !isRunFinished(run.status));
+      const runs = (await selectRuns(manager, runIds, scope)).filter((run) => !isRunFinished(run.status));
       return cancelLocked(manager, runs, input.action, ctx.now());
     });
     announceCancellations(ctx, effects);
@@ -144,7 +156,9 @@ export const runsService = {
 
   /** Deletes a finished or pending run; a running one must be cancelled first. */
   async delete(ctx: ServiceContext, threadId: string, runId: string): Promise<void> {
-    const run = await runsService.get(ctx, threadId, runId);
+    const scope = await scopeOf(ctx, "threads", "delete", { thread_id: threadId, run_id: runId });
+    const [run] = await selectRuns(ctx.db.dataSource.manager, [requireRunId(runId)], scope);
+    if (!run || run.threadId !== threadId.toLowerCase()) throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
     if (run.status === "running") throw new ConflictError(`Run '${runId}' is running; cancel it before deleting it`);
     await deleteRuns(ctx.db.dataSource.manager, [run.runId]);
     ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
@@ -152,6 +166,40 @@ export const runsService = {
     if (run.status === "pending") await refreshThreadsLeftIdle(ctx, [run.threadId]);
   },
 };
+
+/**
+ * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
+ * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
+ * The assistant is not authorized separately.
+ */
+async function authorizeRunCreation(
+  ctx: ServiceContext,
+  input: CreateRunInput,
+  threadId: string,
+): Promise<{ scope: MetadataScope; metadata: JsonObject }> {
+  const request = {
+    thread_id: input.threadId === null ? undefined : threadId,
+    assistant_id: input.assistantId,
+    status: "pending",
+    metadata: { ...input.metadata },
+    multitask_strategy: input.multitaskStrategy,
+    if_not_exists: input.ifNotExists,
+    after_seconds: input.afterSeconds,
+    kwargs: { input: input.input, command: input.command, config: input.config, context: input.context },
+  };
+  const scope = await scopeOf(ctx, "threads", "create_run", request);
+  if (input.threadId !== null && isRestricted(scope)) {
+    if ((await threadVisibility(ctx.db.dataSource.manager, threadId, scope)) === "hidden") {
+      throw new NotFoundError(`Thread '${threadId}' not found`);
+    }
+  }
+  return { scope, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+}
+
+/** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */
+function ownerFields(scope: MetadataScope): JsonObject {
+  return Object.fromEntries(Object.entries(scope).filter(([, value]) => typeof value === "string")) as JsonObject;
+}
 
 function requireThreadIdForRun(threadId: string): string {
   if (!isUuid(threadId)) throw new NotFoundError(`Thread '${threadId}' not found: thread ids are UUIDs`);

@@ -18,6 +18,7 @@ import {
 } from "../domain/thread-state.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { toWireValue } from "../graphs/serialize-graph-value.js";
+import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 
 export interface UpdateThreadStateInput {
@@ -53,12 +54,23 @@ interface StatefulGraph extends CompiledGraphLike {
   bulkUpdateState?(config: GraphConfig, supersteps: { updates: GraphUpdate[] }[]): Promise<unknown>;
 }
 
-async function findThread(ctx: ServiceContext, threadId: string): Promise<Thread> {
+/** The thread if it exists within `scope` (the caller's authorization; a hidden thread is "not found"). */
+async function findThread(ctx: ServiceContext, threadId: string, scope: MetadataScope = UNRESTRICTED): Promise<Thread> {
   const thread = isUuid(threadId)
-    ? await ctx.db.dataSource.manager.findOne(ThreadEntity, { where: { threadId: threadId.toLowerCase() } })
+    ? await ctx.db.dataSource.manager
+        .createQueryBuilder(ThreadEntity, "t")
+        .where("t.thread_id = :threadId", { threadId: threadId.toLowerCase() })
+        .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
+        .getOne()
     : null;
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
   return thread;
+}
+
+/** A thread the caller may `action` (threads:read for reads, threads:update for state edits). */
+async function authorizedThread(ctx: ServiceContext, threadId: string, action: "read" | "update", value: Record<string, unknown> = {}) {
+  const scope = await scopeOf(ctx, "threads", action, { thread_id: threadId, ...value });
+  return findThread(ctx, threadId, scope);
 }
 
 /** The thread's graph: metadata.graph_id, set by thread create (graphId) or by its first run. */
@@ -217,7 +229,7 @@ function threadErrorOf(error: unknown): string | JsonObject | null {
 }
 
 async function getState(ctx: ServiceContext, threadId: string, options: { subgraphs?: boolean } = {}) {
-  return readState(ctx, await findThread(ctx, threadId), {}, options);
+  return readState(ctx, await authorizedThread(ctx, threadId, "read"), {}, options);
 }
 
 /** The state at one checkpoint; without checkpointId, the latest in that namespace. */
@@ -227,7 +239,7 @@ async function getStateAt(
   checkpoint: CheckpointSelector,
   options: { subgraphs?: boolean } = {},
 ): Promise<ThreadState> {
-  const state = await readState(ctx, await findThread(ctx, threadId), checkpoint, options);
+  const state = await readState(ctx, await authorizedThread(ctx, threadId, "read"), checkpoint, options);
   if (checkpoint.checkpointId && state.checkpoint === null) {
     throw new NotFoundError(`Checkpoint '${checkpoint.checkpointId}' not found in thread '${threadId}'`);
   }
@@ -288,7 +300,7 @@ async function updateState(
   threadId: string,
   input: UpdateThreadStateInput,
 ): Promise<{ checkpoint: StateCheckpoint & { checkpointId: string } }> {
-  const thread = await findThread(ctx, threadId);
+  const thread = await authorizedThread(ctx, threadId, "update", { values: input.values, as_node: input.asNode });
   if (thread.status === "busy") {
     throw new ConflictError(`Thread '${thread.threadId}' is busy with a run; update its state once the run ends`);
   }
@@ -310,7 +322,7 @@ async function patchStateMetadata(
   threadId: string,
   input: { metadata: JsonObject },
 ): Promise<void> {
-  const thread = await findThread(ctx, threadId);
+  const thread = await authorizedThread(ctx, threadId, "update", { metadata: input.metadata });
   const saver = ctx.db.checkpointer;
   const latest = await saver.getTuple(stateConfig(thread.threadId));
   if (latest === undefined) {
@@ -332,7 +344,7 @@ async function getHistory(
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new InvalidInputError(`limit must be an integer from 1 to 1000, got ${limit}`);
   }
-  const thread = await findThread(ctx, threadId);
+  const thread = await authorizedThread(ctx, threadId, "read");
   const graphId = graphIdOf(thread);
   if (graphId === null) return [];
   const graph = await resolveGraph(ctx, thread, graphId);

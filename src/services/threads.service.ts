@@ -10,6 +10,7 @@ import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Thread, ThreadSortField } from "../domain/thread.js";
 import type { ThreadSuperstep } from "../domain/thread-state.js";
+import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadStateService } from "./thread-state.service.js";
@@ -29,16 +30,31 @@ export interface SearchThreadsInput extends ThreadFilter {
   sortOrder?: SortOrder;
 }
 
+/** The value `threads:search` handlers receive, in LangGraph's wire names. */
+function searchRequest(filter: ThreadFilter, page: { limit?: number; offset?: number }): Record<string, unknown> {
+  return { metadata: filter.metadata, values: filter.values, status: filter.status, ids: filter.ids, ...page };
+}
+
 function requireThreadId(threadId: string): string {
   if (!isUuid(threadId)) throw new NotFoundError(`Thread '${threadId}' not found: thread ids are UUIDs`);
   return threadId.toLowerCase();
 }
 
-async function loadThread(manager: EntityManager, threadId: string, lock = false): Promise<Thread> {
-  const thread = await manager.findOne(ThreadEntity, {
-    where: { threadId: requireThreadId(threadId) },
-    ...(lock ? { lock: { mode: "pessimistic_write" as const } } : {}),
-  });
+/**
+ * The thread, if it exists and its metadata is within the caller's scope: a thread the caller may
+ * not see answers exactly like one that does not exist.
+ */
+export async function loadThread(
+  manager: EntityManager,
+  threadId: string,
+  options: { lock?: boolean; scope?: MetadataScope } = {},
+): Promise<Thread> {
+  const query = manager
+    .createQueryBuilder(ThreadEntity, "t")
+    .where("t.thread_id = :threadId", { threadId: requireThreadId(threadId) })
+    .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope ?? UNRESTRICTED) });
+  if (options.lock) query.setLock("pessimistic_write");
+  const thread = await query.getOne();
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
   return thread;
 }
@@ -55,11 +71,31 @@ function requireDeployedGraph(ctx: ServiceContext, metadata: JsonObject | undefi
   }
 }
 
+/** Deletes a thread within `scope` with its checkpoints (its runs and crons go by foreign key). */
+async function removeThread(ctx: ServiceContext, threadId: string, scope: MetadataScope): Promise<void> {
+  const runIds = await withTransaction(ctx.db, async (manager) => {
+    const thread = await loadThread(manager, threadId, { lock: true, scope });
+    const active = await selectActiveRunIds(manager, { statuses: ["pending", "running"], threadId: thread.threadId });
+    await deleteThreadCheckpoints(manager, [thread.threadId]);
+    await manager.delete(ThreadEntity, { threadId: thread.threadId });
+    return active;
+  });
+  // Its runs went with it (foreign key); workers still executing one must stop, and waiters end.
+  for (const runId of runIds) {
+    ctx.streaming.signals.cancelRequested(runId);
+    ctx.streaming.bus.publish({ kind: "end", runId, threadId: threadId.toLowerCase(), status: "deleted" });
+    ctx.streaming.signals.runDone(runId);
+  }
+}
+
 export const threadsService = {
   async create(ctx: ServiceContext, input: CreateThreadInput): Promise<Thread> {
     if (input.threadId !== undefined && !isUuid(input.threadId)) {
       throw new InvalidInputError(`thread_id must be a UUID, got '${input.threadId}'`);
     }
+    const request = { thread_id: input.threadId, metadata: { ...(input.metadata ?? {}) }, if_exists: input.ifExists };
+    const scope = await scopeOf(ctx, "threads", "create", request);
+    input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
     const supersteps = input.supersteps?.length ? input.supersteps : null;
     if (supersteps) requireDeployedGraph(ctx, input.metadata);
     const now = ctx.now();
@@ -84,7 +120,7 @@ export const threadsService = {
       .returning("thread_id")
       .execute();
     if (inserted.raw.length === 0) {
-      if (input.ifExists === "do_nothing") return loadThread(ctx.db.dataSource.manager, thread.threadId);
+      if (input.ifExists === "do_nothing") return loadThread(ctx.db.dataSource.manager, thread.threadId, { scope });
       throw new ConflictError(`Thread '${thread.threadId}' already exists`);
     }
     if (!supersteps) return thread;
@@ -92,22 +128,25 @@ export const threadsService = {
       return await threadStateService.applySupersteps(ctx, thread.threadId, supersteps);
     } catch (error) {
       // All or nothing: a thread whose seeding failed is not left behind half-seeded.
-      await threadsService.delete(ctx, thread.threadId);
+      await removeThread(ctx, thread.threadId, UNRESTRICTED);
       throw error;
     }
   },
 
   async get(ctx: ServiceContext, threadId: string): Promise<Thread> {
-    return loadThread(ctx.db.dataSource.manager, threadId);
+    const scope = await scopeOf(ctx, "threads", "read", { thread_id: threadId });
+    return loadThread(ctx.db.dataSource.manager, threadId, { scope });
   },
 
   /** For DataLoaders: results in key order, null where a thread does not exist. */
   async getMany(ctx: ServiceContext, threadIds: readonly string[]): Promise<(Thread | null)[]> {
     const valid = threadIds.filter(isUuid);
+    const scope = await scopeOf(ctx, "threads", "read", { thread_ids: valid });
     const found = valid.length
       ? await ctx.db.dataSource.manager
           .createQueryBuilder(ThreadEntity, "t")
           .where("t.thread_id = ANY(:ids)", { ids: valid })
+          .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
           .getMany()
       : [];
     return inKeyOrder(threadIds, found, (thread) => thread.threadId);
@@ -115,8 +154,11 @@ export const threadsService = {
 
   /** Merges the given metadata into the thread's (keys given win; others stay). */
   async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject }): Promise<Thread> {
+    const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
+    const scope = await scopeOf(ctx, "threads", "update", request);
+    input = { metadata: stampedMetadata(request) as JsonObject | undefined };
     return withTransaction(ctx.db, async (manager) => {
-      const thread = await loadThread(manager, threadId, true);
+      const thread = await loadThread(manager, threadId, { lock: true, scope });
       const updated: Thread = {
         ...thread,
         metadata: { ...thread.metadata, ...(input.metadata ?? {}) },
@@ -129,19 +171,8 @@ export const threadsService = {
 
   /** Deletes the thread with its checkpoints (and, through foreign keys, its runs and crons). */
   async delete(ctx: ServiceContext, threadId: string): Promise<void> {
-    const runIds = await withTransaction(ctx.db, async (manager) => {
-      const thread = await loadThread(manager, threadId, true);
-      const active = await selectActiveRunIds(manager, { statuses: ["pending", "running"], threadId: thread.threadId });
-      await deleteThreadCheckpoints(manager, [thread.threadId]);
-      await manager.delete(ThreadEntity, { threadId: thread.threadId });
-      return active;
-    });
-    // Its runs went with it (foreign key); workers still executing one must stop, and waiters end.
-    for (const runId of runIds) {
-      ctx.streaming.signals.cancelRequested(runId);
-      ctx.streaming.bus.publish({ kind: "end", runId, threadId: threadId.toLowerCase(), status: "deleted" });
-      ctx.streaming.signals.runDone(runId);
-    }
+    const scope = await scopeOf(ctx, "threads", "delete", { thread_id: threadId });
+    await removeThread(ctx, threadId, scope);
   },
 
   /** Used when an assistant is deleted with delete_threads: its threads name it in metadata. */
@@ -163,6 +194,7 @@ export const threadsService = {
     perAssistant: number,
   ): Promise<Thread[][]> {
     const ids = assistantIds.map((id) => id.toLowerCase());
+    const scope = await scopeOf(ctx, "threads", "search", { metadata: {} });
     const threads = await ctx.db.dataSource.manager
       .createQueryBuilder(ThreadEntity, "t")
       .where(
@@ -173,6 +205,7 @@ export const threadsService = {
          WHERE ranked.position <= :perAssistant)`,
         { ids, perAssistant },
       )
+      .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
       .orderBy("t.createdAt", "DESC")
       .addOrderBy("t.threadId", "DESC")
       .getMany();
@@ -181,19 +214,33 @@ export const threadsService = {
 
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Thread[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
-    return searchThreads(ctx.db.dataSource.manager, filter, { limit, offset, sortBy, sortOrder });
+    const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
+    return searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
   },
 
   async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {
-    return countThreads(ctx.db.dataSource.manager, filter);
+    const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, {}));
+    return countThreads(ctx.db.dataSource.manager, { ...filter, scope });
   },
 
-  /** A new thread with the same metadata, config, values and full checkpoint history. */
+  /**
+   * A new thread with the same metadata, config, values and full checkpoint history. Authorized
+   * as a read of the source and a create of the copy (whose handler may stamp its metadata); a
+   * source the caller may not read answers 409, as LangGraph's server does.
+   */
   async copy(ctx: ServiceContext, threadId: string): Promise<Thread> {
+    const readScope = await scopeOf(ctx, "threads", "read", { thread_id: threadId });
+    const source = await loadThread(ctx.db.dataSource.manager, threadId, { scope: readScope }).catch((error: unknown) => {
+      if (error instanceof NotFoundError) throw new ConflictError(`Thread '${threadId}' not found; nothing to copy`);
+      throw error;
+    });
+    const copyId = newId();
+    const request = { thread_id: copyId, metadata: { ...source.metadata } };
+    await scopeOf(ctx, "threads", "create", request);
+    const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
     return withTransaction(ctx.db, async (manager) => {
-      const source = await loadThread(manager, threadId);
       const now = ctx.now();
-      const copy: Thread = { ...source, threadId: newId(), createdAt: now, updatedAt: now };
+      const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now };
       await manager.insert(ThreadEntity, copy);
       await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
       return copy;

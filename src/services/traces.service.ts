@@ -10,6 +10,7 @@ import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
 import { parseRunTime } from "../tracing/ingest/parse-run-time.js";
 import { inKeyOrder } from "./key-order.js";
+import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 import { ingestTraceRuns } from "./traces/ingest-trace-runs.js";
 import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
@@ -72,6 +73,7 @@ export const tracesService = {
   },
 
   async get(ctx: ServiceContext, id: string): Promise<TraceRun> {
+    requireOperator(ctx, "Traces");
     const [run] = UUID.test(id) ? await getTraceRuns(ctx.db.dataSource.manager, [id.toLowerCase()]) : [];
     if (!run) throw new NotFoundError(`Trace run '${id}' not found`);
     return run;
@@ -79,11 +81,13 @@ export const tracesService = {
 
   /** For DataLoaders: results in key order, null where a run does not exist. */
   async getMany(ctx: ServiceContext, ids: readonly string[]): Promise<(TraceRun | null)[]> {
+    requireOperator(ctx, "Traces");
     const valid = ids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
     return inKeyOrder(ids, await getTraceRuns(ctx.db.dataSource.manager, valid), (run) => run.id);
   },
 
   async query(ctx: ServiceContext, input: QueryTraceRunsInput): Promise<TraceRunPage> {
+    requireOperator(ctx, "Traces");
     const { limit, cursor, offset, order = "desc", startTimeFrom, startTimeTo, ...filter } = input;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidInputError("limit must be 1..1000");
     requireFilterIds(filter);
@@ -103,6 +107,7 @@ export const tracesService = {
 
   /** How many runs match the filter `query` pages through (connections' totalCount). */
   async count(ctx: ServiceContext, input: Omit<QueryTraceRunsInput, "limit" | "cursor" | "offset" | "order">): Promise<number> {
+    requireOperator(ctx, "Traces");
     const { startTimeFrom, startTimeTo, ...filter } = input;
     requireFilterIds(filter);
     return countTraceRuns(ctx.db.dataSource.manager, {
@@ -114,12 +119,14 @@ export const tracesService = {
 
   /** The direct children of a run, in execution order. */
   async listChildren(ctx: ServiceContext, runId: string): Promise<TraceRun[]> {
+    requireOperator(ctx, "Traces");
     if (!UUID.test(runId)) return [];
     return listTraceRunChildren(ctx.db.dataSource.manager, [runId.toLowerCase()]);
   },
 
   /** For DataLoaders and child_run_ids: each run's direct child ids, in key order. */
   async listChildIds(ctx: ServiceContext, runIds: readonly string[]): Promise<string[][]> {
+    requireOperator(ctx, "Traces");
     const valid = runIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
     const byParent = await listTraceChildIds(ctx.db.dataSource.manager, valid);
     return runIds.map((id) => byParent.get(id.toLowerCase()) ?? []);
@@ -127,6 +134,7 @@ export const tracesService = {
 
   /** A whole trace as a tree, children in execution order. */
   async getTree(ctx: ServiceContext, traceId: string): Promise<TraceTree> {
+    requireOperator(ctx, "Traces");
     const runs = UUID.test(traceId) ? await listTraceRunsOfTrace(ctx.db.dataSource.manager, traceId.toLowerCase()) : [];
     if (runs.length === 0) throw new NotFoundError(`Trace '${traceId}' not found`);
     const nodes = new Map<string, TraceRunNode>(runs.map((run) => [run.id, { run, children: [] }]));
@@ -141,6 +149,7 @@ export const tracesService = {
 
   /** Token and cost sums over every run of a trace. */
   async traceTotals(ctx: ServiceContext, traceId: string): Promise<UsageTotals> {
+    requireOperator(ctx, "Traces");
     const [totals] = await tracesService.totalsForTraces(ctx, [traceId]);
     if (!totals) throw new NotFoundError(`Trace '${traceId}' not found`);
     return totals;
@@ -148,16 +157,19 @@ export const tracesService = {
 
   /** For DataLoaders: sums per trace in key order, null for traces without runs. */
   async totalsForTraces(ctx: ServiceContext, traceIds: readonly string[]): Promise<(UsageTotals | null)[]> {
+    requireOperator(ctx, "Traces");
     return totalsByKey(ctx, "trace", traceIds);
   },
 
   /** For DataLoaders: sums over the traces of each Hangar run (extra.metadata.run_id), in key order. */
   async totalsForHangarRuns(ctx: ServiceContext, runIds: readonly string[]): Promise<UsageTotals[]> {
+    // Usage of runs the caller already holds (authorized as their threads): numbers only.
     return (await totalsByKey(ctx, "hangarRun", runIds)).map((totals) => totals ?? ZERO_TOTALS);
   },
 
   /** Sums per model, provider, assistant or UTC day over runs that started in [from, to). */
   async summarizeUsage(ctx: ServiceContext, input: SummarizeUsageInput): Promise<UsageSummaryRow[]> {
+    requireOperator(ctx, "Traces");
     const from = optionalTime(input.from, "from");
     const to = optionalTime(input.to, "to");
     if (!from || !to || from >= to) throw new InvalidInputError("from and to must be times with from earlier than to");

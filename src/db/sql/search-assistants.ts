@@ -11,6 +11,8 @@ export interface AssistantFilter {
   metadata?: JsonObject;
   /** null or {} → only unconfigured assistants (config null or {}); an object → containment. */
   config?: JsonObject | null;
+  /** The caller's authorization scope: containment its metadata must satisfy (services/access-scope.ts). */
+  scope?: Record<string, unknown>;
 }
 
 const SORT_COLUMNS: Record<AssistantSortField, string> = {
@@ -46,6 +48,7 @@ function filterAssistants(manager: EntityManager, filter: AssistantFilter): Sele
   if (filter.metadata !== undefined) {
     query.andWhere("a.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
   }
+  if (filter.scope !== undefined) query.andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
   if (filter.config !== undefined) {
     if (filter.config === null || Object.keys(filter.config).length === 0) {
       query.andWhere("(a.config IS NULL OR a.config = '{}'::jsonb)");

@@ -7,6 +7,8 @@ export interface CronFilter {
   assistantId?: string;
   threadId?: string;
   enabled?: boolean;
+  /** The caller's authorization scope: containment its metadata must satisfy (services/access-scope.ts). */
+  scope?: Record<string, unknown>;
 }
 
 const SORT_COLUMNS: Record<CronSortField, string> = {
@@ -40,5 +42,6 @@ function filterCrons(manager: EntityManager, filter: CronFilter): SelectQueryBui
   if (filter.assistantId !== undefined) query.andWhere("c.assistant_id = :assistantId", { assistantId: filter.assistantId });
   if (filter.threadId !== undefined) query.andWhere("c.thread_id = :threadId", { threadId: filter.threadId });
   if (filter.enabled !== undefined) query.andWhere("c.enabled = :enabled", { enabled: filter.enabled });
+  if (filter.scope !== undefined) query.andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
   return query;
 }

@@ -9,6 +9,8 @@ export interface ThreadFilter {
   values?: JsonObject;
   status?: ThreadStatus;
   ids?: string[];
+  /** The caller's authorization scope: containment its metadata must satisfy (services/access-scope.ts). */
+  scope?: Record<string, unknown>;
 }
 
 const SORT_COLUMNS: Record<ThreadSortField, string> = {
@@ -45,5 +47,6 @@ function filterThreads(manager: EntityManager, filter: ThreadFilter): SelectQuer
   }
   if (filter.status !== undefined) query.andWhere("t.status = :status", { status: filter.status });
   if (filter.ids !== undefined) query.andWhere("t.thread_id = ANY(:ids)", { ids: filter.ids });
+  if (filter.scope !== undefined) query.andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
   return query;
 }

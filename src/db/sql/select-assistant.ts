@@ -6,15 +6,20 @@ import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 const SELECT_ASSISTANT = preparedStatement(
   "select_assistant",
   `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at
-   FROM assistants WHERE assistant_id = $1`,
+   FROM assistants WHERE assistant_id = $1 AND metadata @> CAST($2 AS jsonb)`,
 );
 
 /**
- * One assistant by id. Every run creation reads its assistant, and TypeORM's findOne cost the
+ * One assistant by id, if its metadata contains `scope` (the caller's authorization; `{}` for
+ * anyone). Every run creation reads its assistant, and TypeORM's findOne cost the
  * server ~0.5 ms of CPU per call in the run bench (query building and hydration): this is the
  * same read as plain SQL.
  */
-export async function selectAssistant(manager: EntityManager, assistantId: string): Promise<Assistant | null> {
+export async function selectAssistant(
+  manager: EntityManager,
+  assistantId: string,
+  scope: Record<string, unknown> = {},
+): Promise<Assistant | null> {
   const rows: Array<{
     assistant_id: string;
     graph_id: string;
@@ -26,7 +31,7 @@ export async function selectAssistant(manager: EntityManager, assistantId: strin
     version: number;
     created_at: Date;
     updated_at: Date;
-  }> = await queryPrepared(manager, SELECT_ASSISTANT, [assistantId]);
+  }> = await queryPrepared(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
   const [row] = rows;
   if (!row) return null;
   return {

@@ -2,8 +2,22 @@ import type { EntityManager } from "typeorm";
 import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
 
-/** Runs by id, in no particular order (callers key them). */
-export async function selectRuns(manager: EntityManager, runIds: string[]): Promise<Run[]> {
-  const rows: RunRow[] = await manager.query(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ANY($1::uuid[])`, [runIds]);
+/**
+ * Runs by id, in no particular order (callers key them). With a `threadScope` (the caller's
+ * authorization, services/access-scope.ts) only runs of threads whose metadata contains it.
+ */
+export async function selectRuns(
+  manager: EntityManager,
+  runIds: string[],
+  threadScope: Record<string, unknown> = {},
+): Promise<Run[]> {
+  const rows: RunRow[] =
+    Object.keys(threadScope).length === 0
+      ? await manager.query(`SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ANY($1::uuid[])`, [runIds])
+      : await manager.query(
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE run_id = ANY($1::uuid[])
+             AND EXISTS (SELECT 1 FROM threads t WHERE t.thread_id = runs.thread_id AND t.metadata @> CAST($2 AS jsonb))`,
+          [runIds, JSON.stringify(threadScope)],
+        );
   return rows.map(runFromRow);
 }
