@@ -4,6 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { HangarConfig } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
+import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
@@ -42,6 +43,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   if (config.apiKeys.length === 0) {
     log.warn("HANGAR_API_KEYS is not set: the API is open to anyone who can reach it");
   }
+  // Graph modules may call getLogger() at import time.
+  registerSdkLogger(log);
   const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const db = await openDatabase(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
