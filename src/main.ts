@@ -5,6 +5,7 @@ import type { HangarConfig } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
 import { loadCustomAuth } from "./auth/load-custom-auth.js";
+import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
@@ -40,6 +41,8 @@ export interface RunningHangar {
  * closes, then streaming and the database.
  */
 export async function startHangar(config: Readonly<HangarConfig>, log: Logger): Promise<RunningHangar> {
+  // Graph modules may call getLogger() at import time.
+  registerSdkLogger(log);
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const customAuth = await loadCustomAuth(deployment, loader, log);
   if (config.apiKeys.length === 0 && !customAuth?.authenticate) {

@@ -1,10 +1,12 @@
 import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type GraphSpec } from "./deployment-config.js";
+import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./system-assistant-defaults.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
-import { createGraphModuleLoader, type GraphModuleLoader, readModuleExport } from "./graph-module-loader.js";
+import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import { extractGraphSchemas, type GraphSchemas } from "./graph-schemas.js";
 import {
   describeValue,
   isCompiledGraphLike,
+  isPromiseLike,
   isGraphBuilderLike,
   isGraphFactory,
   type CompiledGraphLike,
@@ -20,6 +22,8 @@ export interface GraphRegistry {
   /** Deployed graph ids, in config order. */
   names(): string[];
   has(graphId: string): boolean;
+  /** The config and context of the graph's system assistant (LANGGRAPH_CONFIG). */
+  systemAssistantDefaults(graphId: string): SystemAssistantDefaults;
   getDrawing(graphId: string, options?: { xray?: boolean | number }): Promise<GraphDrawing>;
   getSchemas(graphId: string): Promise<GraphSchemas>;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
@@ -78,6 +82,11 @@ export async function loadGraphRegistry(
   // Before any import: graph modules often read env (API keys) at import time.
   const appliedEnv = applyDeploymentEnv(config);
   if (appliedEnv.length > 0) log.info({ variables: appliedEnv }, "applied deployment env");
+  const graphIds = config.graphs.map((spec) => spec.graphId);
+  const { defaults, unknownGraphIds } = readSystemAssistantDefaults(process.env.LANGGRAPH_CONFIG, graphIds);
+  if (unknownGraphIds.length > 0) {
+    log.warn({ graphIds: unknownGraphIds }, "LANGGRAPH_CONFIG names graphs this deployment does not have; ignored");
+  }
 
   const loader = createGraphModuleLoader(config.path);
   const graphs = new Map<string, LoadedGraph>();
@@ -90,7 +99,9 @@ export async function loadGraphRegistry(
       "graph loaded",
     );
   }
-  return { registry: createGraphRegistry(graphs, log), config, loader };
+  // The loader goes back to the caller so that other deployment modules (auth, http.app) are
+  // imported in the same tsx namespace and share package instances with the graphs.
+  return { registry: createGraphRegistry(graphs, defaults, log), config, loader };
 }
 
 async function loadGraph(
@@ -99,7 +110,9 @@ async function loadGraph(
 ): Promise<LoadedGraph> {
   try {
     const moduleNamespace = await importModule(spec.modulePath);
-    const exported = readModuleExport(moduleNamespace, spec.exportName);
+    // `export const graph = (async () => builder.compile())()` is common: a module cannot
+    // use top-level await in every toolchain, so the export is awaited here.
+    const exported = await awaitIfPromise(readModuleExport(moduleNamespace, spec.exportName));
     if (isGraphFactory(exported)) {
       return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG) };
     }
@@ -107,6 +120,10 @@ async function loadGraph(
   } catch (error) {
     throw new GraphLoadError(spec.graphId, spec.spec, error);
   }
+}
+
+async function awaitIfPromise(value: unknown): Promise<unknown> {
+  return isPromiseLike(value) ? await value : value;
 }
 
 async function buildFromFactory(factory: GraphFactory, config: Record<string, unknown>): Promise<CompiledGraphLike> {
@@ -126,7 +143,11 @@ async function toCompiledGraph(value: unknown, what: string): Promise<CompiledGr
   );
 }
 
-function createGraphRegistry(graphs: Map<string, LoadedGraph>, log: GraphRegistryLog): GraphRegistry {
+function createGraphRegistry(
+  graphs: Map<string, LoadedGraph>,
+  defaults: ReadonlyMap<string, SystemAssistantDefaults>,
+  log: GraphRegistryLog,
+): GraphRegistry {
   const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
 
   const getLoaded = (graphId: string): LoadedGraph => {
@@ -153,6 +174,7 @@ function createGraphRegistry(graphs: Map<string, LoadedGraph>, log: GraphRegistr
   return {
     names: () => [...graphs.keys()],
     has: (graphId) => graphs.has(graphId),
+    systemAssistantDefaults: (graphId) => defaults.get(graphId) ?? { config: {}, context: undefined },
 
     async getDrawing(graphId, options = {}) {
       return drawGraph(getLoaded(graphId).graph, options.xray ?? false);

@@ -68,6 +68,15 @@ export function isGraphBuilderLike(value: unknown): value is GraphBuilderLike {
   );
 }
 
+/** A Promise from any realm (a deployment module may be evaluated in another one). */
+export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === "function"
+  );
+}
+
 /**
  * A class is also a function; calling one without `new` throws, and a class export is never a
  * factory (someone exported `StateGraph` itself, or their state class).

@@ -287,8 +287,11 @@ export const assistantsService = {
   /** One assistant per deployed graph, with a stable id; existing ones are left as they are. */
   async ensureSystemAssistants(ctx: ServiceContext): Promise<void> {
     for (const graphId of ctx.graphs.names()) {
+      const { config, context } = ctx.graphs.systemAssistantDefaults(graphId);
       await assistantsService.create(ctx, {
         graphId,
+        config,
+        context,
         assistantId: systemAssistantId(graphId),
         ifExists: "do_nothing",
         name: graphId,

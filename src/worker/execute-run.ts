@@ -1,6 +1,7 @@
 import { Command } from "@langchain/langgraph";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Run, RunStatus } from "../domain/run.js";
+import { withGraphLogFields } from "../graphs/graph-logger.js";
 import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { streamGraph } from "./stream-graph.js";
@@ -33,7 +34,13 @@ export interface RunExecution {
  * reason asks for. Persisting the outcome is the caller's job (RunWorker), so that claim and
  * release stay in one place.
  */
-export async function executeRun(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
+export function executeRun(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
+  const { run } = execution;
+  const logFields = { run_id: run.runId, thread_id: run.threadId, assistant_id: run.assistantId, graph_id: run.kwargs.graphId };
+  return withGraphLogFields(logFields, () => executeInLogContext(ctx, execution));
+}
+
+async function executeInLogContext(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
   const { run, signal } = execution;
   const { bus, store } = ctx.streaming;
   let seq = execution.firstSeq - 1;

@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger, type Logger } from "../../src/logger.js";
 import { startHangar, type RunningHangar } from "../../src/main.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
@@ -30,6 +30,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Roles of this server; `cron` defaults to true like `hangar serve`. */
   roles?: { api: boolean; worker: boolean; cron?: boolean };
+  /** The server's logger (to assert on log lines); default: LOG_LEVEL from TEST_LOG_LEVEL. */
+  logger?: Logger;
 }
 
 /** A real Hangar on a random port over a fresh PostgreSQL database. */
@@ -47,7 +49,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
     { configPath: options.configPath ?? FIXTURE_DEPLOYMENT, roles: options.roles },
   );
-  const hangar = await startHangar(config, createLogger(config.logLevel));
+  const hangar = await startHangar(config, options.logger ?? createLogger(config.logLevel));
   const apiKey = options.apiKeys?.[0];
   return {
     url: hangar.url,

@@ -1,0 +1,83 @@
+import path from "node:path";
+import { Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+// A deployment written for LangGraph Platform: a graph exported as a Promise, a graph calling
+// getLogger() from the SDK at import time, and LANGGRAPH_CONFIG in langgraph.json `env`.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DEPLOYMENT = path.resolve(here, "../fixtures/deployment-compat/langgraph.json");
+
+const logLines: Array<Record<string, unknown>> = [];
+const captureLogs = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line));
+    done();
+  },
+});
+
+let server: TestServer;
+
+beforeAll(async () => {
+  delete process.env.LANGGRAPH_CONFIG;
+  server = await startTestServer({ configPath: DEPLOYMENT, logger: pino({ level: "info" }, captureLogs) });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("graph exports", () => {
+  it("a graph exported as a Promise is awaited at start-up and runs", async () => {
+    const result = await server.client.runs.wait(null, "promised", { input: { count: 41 } });
+    expect(result).toEqual({ count: 42 });
+    const drawing = await server.client.assistants.getGraph("promised");
+    expect(drawing.nodes.map((node) => node.id)).toContain("increment");
+  });
+});
+
+describe("getLogger() from @langchain/langgraph-sdk/logging", () => {
+  it("writes through Hangar's logger with the run's ids and the graph's fields", async () => {
+    const thread = await server.client.threads.create();
+    let runId = "";
+    const result = await server.client.runs.wait(thread.thread_id, "logging", {
+      input: { note: "n-1" },
+      onRunCreated: ({ run_id }) => {
+        runId = run_id;
+      },
+    });
+    expect(result).toEqual({ note: "logged n-1" });
+    const line = logLines.find((entry) => entry.msg === "graph says hello");
+    expect(line).toMatchObject({
+      level: 30,
+      component: "graph",
+      note: "n-1",
+      run_id: runId,
+      thread_id: thread.thread_id,
+      graph_id: "logging",
+    });
+  });
+});
+
+describe("LANGGRAPH_CONFIG", () => {
+  it("gives each system assistant its graph's default config and context", async () => {
+    const [promised] = await server.client.assistants.search({ graphId: "promised", metadata: { created_by: "system" } });
+    expect(promised.config).toMatchObject({ configurable: { model_name: "from-env" } });
+    expect(promised.context).toEqual({});
+    const [runtime] = await server.client.assistants.search({ graphId: "runtime", metadata: { created_by: "system" } });
+    expect(runtime.context).toEqual({ model: "from-env" });
+    const [logging] = await server.client.assistants.search({ graphId: "logging", metadata: { created_by: "system" } });
+    expect(logging.config).toEqual({});
+  });
+
+  it("a run on the system assistant gets that context; a run's own context wins", async () => {
+    expect(await server.client.runs.wait(null, "runtime", { input: {} })).toEqual({ model: "from-env" });
+    expect(await server.client.runs.wait(null, "runtime", { input: {}, context: { model: "mine" } })).toEqual({ model: "mine" });
+  });
+
+  it("names the graphs it does not know in a warning", () => {
+    expect(logLines).toContainEqual(expect.objectContaining({ level: 40, graphIds: ["not_deployed"] }));
+  });
+});
