@@ -6,6 +6,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
 import { loadCustomAuth } from "./auth/load-custom-auth.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
+import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
@@ -44,6 +45,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   // Graph modules may call getLogger() at import time.
   registerSdkLogger(log);
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log);
+  const { ignored } = reviewDeploymentKeys(deployment);
+  if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   const customAuth = await loadCustomAuth(deployment, loader, log);
   if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(

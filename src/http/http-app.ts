@@ -24,9 +24,11 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
 
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
-  app.get("/ok", (c) => c.json({ ok: true }));
-  // Open as on LangGraph's server: clients probe it before they hold credentials.
-  app.get("/info", (c) => c.json(serverInfo(runtime)));
+  if (runtime.deployment.http?.disable_meta !== true) {
+    app.get("/ok", (c) => c.json({ ok: true }));
+    // Open as on LangGraph's server: clients probe it before they hold credentials.
+    app.get("/info", (c) => c.json(serverInfo(runtime)));
+  }
   mountConsole(app, runtime.config.consoleDir, runtime.log);
 
   const authentication = { apiKeys, customAuth: runtime.customAuth };

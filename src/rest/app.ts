@@ -16,13 +16,17 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
-  app.route("/assistants", assistantRoutes(runtime));
-  app.route("/threads", threadStateRoutes(runtime));
-  app.route("/threads", threadRunRoutes(runtime));
-  app.route("/threads", threadCronRoutes(runtime));
-  app.route("/threads", threadRoutes(runtime));
-  app.route("/runs/crons", cronRoutes(runtime));
-  app.route("/runs", statelessRunRoutes(runtime));
+  // langgraph.json http.disable_*: those route groups do not exist at all (404), as on LangGraph.
+  const disabled = (key: string) => runtime.deployment.http?.[key] === true;
+  const threads = !disabled("disable_threads");
+  const runs = !disabled("disable_runs");
+  if (!disabled("disable_assistants")) app.route("/assistants", assistantRoutes(runtime));
+  if (threads) app.route("/threads", threadStateRoutes(runtime));
+  if (runs) app.route("/threads", threadRunRoutes(runtime));
+  if (runs) app.route("/threads", threadCronRoutes(runtime));
+  if (threads) app.route("/threads", threadRoutes(runtime));
+  if (runs) app.route("/runs/crons", cronRoutes(runtime));
+  if (runs) app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
 
   app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
