@@ -251,11 +251,14 @@ export const cronsService = {
 
   async delete(ctx: ServiceContext, cronId: string): Promise<void> {
     const scope = await scopeOf(ctx, "crons", "delete", { cron_id: cronId });
-    const rows: unknown[] = await ctx.db.dataSource.manager.query(
-      "DELETE FROM crons WHERE cron_id = $1 AND metadata @> CAST($2 AS jsonb) RETURNING cron_id",
-      [requireCronId(cronId), scopeParameter(scope)],
-    );
-    if (rows.length === 0) throw new NotFoundError(`Cron '${cronId}' not found`);
+    const result = await ctx.db.dataSource.manager
+      .createQueryBuilder()
+      .delete()
+      .from(CronEntity)
+      .where("cron_id = :cronId", { cronId: requireCronId(cronId) })
+      .andWhere("metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
+      .execute();
+    if (!result.affected) throw new NotFoundError(`Cron '${cronId}' not found`);
     ctx.streaming.signals.cronsChanged();
   },
 
