@@ -226,6 +226,7 @@ export const cronsService = {
     requireWebhookUrl(input.payload?.webhook);
     const request = { cron_id: cronId, payload: input.payload, schedule: input.schedule, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "crons", "update", request);
+    const callerGaveMetadata = input.metadata !== undefined;
     input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
     const updated = await withTransaction(ctx.db, async (manager) => {
       const current = await loadCron(manager, cronId, { lock: true, scope });
@@ -236,7 +237,8 @@ export const cronsService = {
         endTime: input.endTime !== undefined ? input.endTime : current.endTime,
         enabled: input.enabled ?? current.enabled,
         onRunCompleted: current.threadId === null ? (input.onRunCompleted ?? current.onRunCompleted) : null,
-        metadata: input.metadata ?? current.metadata,
+        // A handler's stamp on an update that named no metadata adds to the stored metadata.
+        metadata: callerGaveMetadata ? input.metadata! : { ...current.metadata, ...(input.metadata ?? {}) },
         payload: { ...current.payload, ...definedFields(input.payload ?? {}) },
         updatedAt: now,
       };

@@ -1,0 +1,154 @@
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { makeCronsDue } from "../helpers/sql.js";
+import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
+import { signUserToken } from "../helpers/user-tokens.js";
+
+// The README's JWT example deployment (examples/auth/auth.ts) over the fixture graphs: two users
+// through the official SDK client, each owning what they create.
+const AUTH_DEPLOYMENT = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth.langgraph.json");
+
+let server: TestServer;
+let alice: Client;
+let bob: Client;
+
+beforeAll(async () => {
+  server = await startTestServer({ configPath: AUTH_DEPLOYMENT });
+  await server.hangar.scheduler!.ready;
+  alice = await userClient("alice");
+  bob = await userClient("bob");
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function userClient(user: string): Promise<Client> {
+  const token = await signUserToken(user);
+  return new Client({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${token}` }, callerOptions: { maxRetries: 0 } });
+}
+
+const human = (content: string) => ({ messages: [{ role: "user", content }] });
+const notFound = { status: 404 };
+
+describe("authenticate", () => {
+  it("answers the handler's 401 (its message, its headers) to a missing, malformed or forged token and creates nothing", async () => {
+    const before = await alice.threads.count();
+    for (const authorization of [undefined, "Basic abc", "Bearer not-a-jwt", `Bearer ${await signUserToken("alice", "another-secret-0123456789abcdef0123")}`]) {
+      const response = await fetch(`${server.url}/threads`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ metadata: { owner: "mallory" } }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe("Bearer");
+      expect(await response.text()).toMatch(/token/);
+    }
+    expect(await alice.threads.count()).toBe(before);
+  });
+
+  it("keeps /ok and /info open and reports the auth kind", async () => {
+    expect((await fetch(`${server.url}/ok`)).status).toBe(200);
+    const info = (await (await fetch(`${server.url}/info`)).json()) as { hangar: { auth: string } };
+    expect(info.hangar.auth).toBe("custom");
+  });
+});
+
+describe("threads and runs are their creator's", () => {
+  it("stamps the owner on create and hides the thread from another user everywhere", async () => {
+    const thread = await alice.threads.create({ metadata: { topic: "secret", owner: "bob" } });
+    expect(thread.metadata).toEqual({ topic: "secret", owner: "alice" });
+    const id = thread.thread_id;
+
+    await expect(bob.threads.get(id)).rejects.toMatchObject(notFound);
+    await expect(bob.threads.update(id, { metadata: { topic: "mine" } })).rejects.toMatchObject(notFound);
+    await expect(bob.threads.getState(id)).rejects.toMatchObject(notFound);
+    await expect(bob.threads.getHistory(id)).rejects.toMatchObject(notFound);
+    await expect(bob.threads.updateState(id, { values: { messages: [] }, asNode: "echo" })).rejects.toMatchObject(notFound);
+    await expect(bob.threads.copy(id)).rejects.toMatchObject({ status: 409 });
+    await expect(bob.threads.delete(id)).rejects.toMatchObject(notFound);
+    expect((await bob.threads.search({ metadata: { topic: "secret" } })).length).toBe(0);
+    expect(await bob.threads.count({ metadata: { topic: "secret" } })).toBe(0);
+    expect((await alice.threads.search({ metadata: { topic: "secret" } })).map((t) => t.thread_id)).toEqual([id]);
+
+    const copy = await alice.threads.copy(id);
+    expect(copy.metadata).toMatchObject({ owner: "alice", topic: "secret" });
+    expect((await alice.threads.get(id)).metadata).toEqual({ topic: "secret", owner: "alice" });
+  });
+
+  it("refuses every run operation on another user's thread and leaves the run alone", async () => {
+    const thread = await alice.threads.create();
+    const id = thread.thread_id;
+    const run = await alice.runs.create(id, "slow", { input: human("hi"), context: { step_ms: 200 } });
+
+    await expect(bob.runs.create(id, "echo", { input: human("intruder") })).rejects.toMatchObject(notFound);
+    await expect(bob.runs.wait(id, "echo", { input: human("intruder") })).rejects.toMatchObject(notFound);
+    await expect(bob.runs.list(id)).rejects.toMatchObject(notFound);
+    await expect(bob.runs.get(id, run.run_id)).rejects.toMatchObject(notFound);
+    await expect(bob.runs.join(id, run.run_id)).rejects.toMatchObject(notFound);
+    await expect(bob.runs.cancel(id, run.run_id)).rejects.toMatchObject(notFound);
+    await expect(bob.runs.delete(id, run.run_id)).rejects.toMatchObject(notFound);
+    const stream = [];
+    for await (const part of bob.runs.joinStream(id, run.run_id)) stream.push(part);
+    expect(stream).toEqual([{ event: "error", data: expect.objectContaining({ message: expect.stringContaining("404") }) }]);
+    await bob.runs.cancelMany({ runIds: [run.run_id] }).catch(() => undefined);
+
+    await alice.runs.join(id, run.run_id);
+    expect((await alice.runs.get(id, run.run_id)).status).toBe("success");
+    expect((await alice.runs.list(id)).map((r) => r.run_id)).toEqual([run.run_id]);
+  });
+
+  it("runs as the user who created it, whatever the request claims", async () => {
+    const thread = await alice.threads.create();
+    const values = await alice.runs.wait(thread.thread_id, "whoami", {
+      input: {},
+      config: { configurable: { langgraph_auth_user_id: "bob" } },
+    });
+    expect(values).toMatchObject({ users: ["alice"] });
+    // A stateless run's temporary thread is its creator's too.
+    expect(await bob.runs.wait(null, "whoami", { input: {} })).toMatchObject({ users: ["bob"] });
+  });
+
+  it("a run that creates its thread (if_not_exists) stamps it with the owner", async () => {
+    const threadId = crypto.randomUUID();
+    await alice.runs.wait(threadId, "echo", { input: human("new"), ifNotExists: "create" });
+    expect((await alice.threads.get(threadId)).metadata).toMatchObject({ owner: "alice" });
+    await expect(bob.threads.get(threadId)).rejects.toMatchObject(notFound);
+  });
+});
+
+describe("assistants and crons are their creator's", () => {
+  it("hides another user's assistant from get, versions, update, delete and search", async () => {
+    const assistant = await alice.assistants.create({ graphId: "echo", name: "alice's" });
+    expect(assistant.metadata).toMatchObject({ owner: "alice" });
+    const id = assistant.assistant_id;
+    await expect(bob.assistants.get(id)).rejects.toMatchObject(notFound);
+    await expect(bob.assistants.getGraph(id)).rejects.toMatchObject(notFound);
+    await expect(bob.assistants.getVersions(id)).rejects.toMatchObject(notFound);
+    await expect(bob.assistants.setLatest(id, 1)).rejects.toMatchObject(notFound);
+    await expect(bob.assistants.update(id, { name: "bob's" })).rejects.toMatchObject(notFound);
+    await expect(bob.assistants.delete(id)).rejects.toMatchObject(notFound);
+    expect((await bob.assistants.search({ graphId: "echo" })).map((a) => a.assistant_id)).not.toContain(id);
+    expect((await alice.assistants.search({ graphId: "echo" })).map((a) => a.assistant_id)).toContain(id);
+    expect((await alice.assistants.get(id)).name).toBe("alice's");
+  });
+
+  it("hides another user's cron, refuses crons on their threads, and fires a cron as its creator", async () => {
+    const thread = await alice.threads.create();
+    const cron = await alice.crons.createForThread(thread.thread_id, "whoami", { schedule: "0 0 1 1 *", input: {} });
+    await expect(bob.crons.createForThread(thread.thread_id, "whoami", { schedule: "0 0 1 1 *", input: {} })).rejects.toMatchObject(
+      notFound,
+    );
+    expect((await bob.crons.search({ threadId: thread.thread_id })).length).toBe(0);
+    await expect(bob.crons.update(cron.cron_id, { enabled: false })).rejects.toMatchObject(notFound);
+    await expect(bob.crons.delete(cron.cron_id)).rejects.toMatchObject(notFound);
+    expect((await alice.crons.search({ threadId: thread.thread_id })).map((c) => c.cron_id)).toEqual([cron.cron_id]);
+
+    await makeCronsDue(server.database, [cron.cron_id]);
+    await vi.waitFor(async () => expect((await alice.runs.list(thread.thread_id))[0]?.status).toBe("success"), {
+      timeout: 15_000,
+      interval: 100,
+    });
+    expect((await alice.threads.getState(thread.thread_id)).values).toMatchObject({ users: ["alice"] });
+  });
+});
