@@ -15,7 +15,7 @@ import type { JsonObject } from "../domain/json.js";
 import { composeRun, isRunFinished, type CancelAction, type Run, type RunKwargs, type RunRequest, type RunStatus } from "../domain/run.js";
 import type { Assistant } from "../domain/assistant.js";
 import { assistantSnapshots } from "./assistant-snapshots.js";
-import { assistantsService, resolveAssistantId } from "./assistants.service.js";
+import { assistantsService, noAssistantFound, resolveAssistantId } from "./assistants.service.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadStateService } from "./thread-state.service.js";
 import type { ServiceContext } from "./service-context.js";
@@ -79,7 +79,9 @@ export const runsService = {
     const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, input.assistantId));
     let attempt = snapshot ? await enqueue(snapshot, true) : null;
     if (!attempt || attempt.queued.outcome === "assistant-changed") {
-      const assistant = await assistantsService.get(ctx, input.assistantId);
+      const assistant = await assistantsService.get(ctx, input.assistantId).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? noAssistantFound(input.assistantId) : error;
+      });
       assistantSnapshots.remember(ctx.db, assistant);
       attempt = await enqueue(assistant, false);
     }
