@@ -21,8 +21,27 @@ const READ_AFTER_RUN = "__hangar_read_after_run";
 /** A write queued for the group commit, with the run it belongs to (if any). */
 type QueuedWrite = CheckpointBatchItem & { runId?: string };
 
-/** Keys of `config.metadata` that Hangar copies into every checkpoint a run writes. */
-const RUN_METADATA_KEYS = ["run_id", "thread_id", "assistant_id", "graph_id", "attempt"] as const;
+/** Keys of `config.metadata` that Hangar sets for each run it executes. */
+const RUN_ID_KEYS = ["run_id", "thread_id", "assistant_id", "graph_id", "attempt"] as const;
+
+/**
+ * `config.metadata` keys that are LangGraph's or LangChain's own bookkeeping for a task (a
+ * subgraph's checkpoints are written with its task's config), not the run's metadata.
+ */
+const INTERNAL_METADATA_KEY = /^(langgraph_|checkpoint_|ls_|__)/;
+
+/**
+ * The run's metadata as checkpoints carry it: the ids Hangar adds (run_id, thread_id,
+ * assistant_id, graph_id, attempt) and the run's own metadata, so that history can be filtered
+ * by it as on LangGraph Platform.
+ */
+function runMetadataStamp(config: RunnableConfig): Record<string, unknown> {
+  const stamp: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config.metadata ?? {})) {
+    if (value !== undefined && !INTERNAL_METADATA_KEY.test(key)) stamp[key] = value;
+  }
+  return stamp;
+}
 
 function runIdOf(config: RunnableConfig): string | undefined {
   const runId = config.configurable?.run_id ?? config.metadata?.run_id;
@@ -30,8 +49,8 @@ function runIdOf(config: RunnableConfig): string | undefined {
 }
 
 /**
- * PostgresSaver that stamps each checkpoint with the run that wrote it (LangGraph JS does not copy
- * config.metadata into checkpoint metadata by itself). Two things depend on the stamp:
+ * PostgresSaver that stamps each checkpoint with the run that wrote it and that run's metadata
+ * (LangGraph JS does not copy config.metadata into checkpoint metadata by itself). Two things depend on the stamp:
  * - rollback deletes exactly the checkpoints whose metadata.run_id is the rolled-back run;
  * - a run retried after a crash is started with the same input and run_id, and LangGraph's loop
  *   treats "latest checkpoint has my run_id" as resuming, so it continues from that checkpoint
@@ -120,10 +139,11 @@ export class RunStampingCheckpointer extends PostgresSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
-    const runMetadata = config.metadata ?? {};
-    const stamp: Record<string, unknown> = {};
-    for (const key of RUN_METADATA_KEYS) if (runMetadata[key] !== undefined) stamp[key] = runMetadata[key];
-    const stamped = { ...metadata, ...stamp } as CheckpointMetadata;
+    // LangGraph's own keys (source, step, parents) win over a user's metadata key of the same
+    // name; Hangar's run ids win over both (rollback and resumption read them).
+    const runMetadata = runMetadataStamp(config);
+    const runIds = Object.fromEntries(RUN_ID_KEYS.filter((key) => key in runMetadata).map((key) => [key, runMetadata[key]]));
+    const stamped = { ...runMetadata, ...metadata, ...runIds } as CheckpointMetadata;
     const item = await this.checkpointItem(config, checkpoint, stamped, newVersions);
     await this.submit(config, item);
     const runId = runIdOf(config);

@@ -11,3 +11,11 @@ export interface RunStreamEvent {
   /** The SSE data line: JSON text, kept as text so replay sends it without re-encoding. */
   data: string;
 }
+
+/**
+ * LangGraph Platform's modes of a thread's stream: `run_modes` the runs' own events (each in the
+ * modes its run was created with) and `run_done` at each run's end; `lifecycle` only each run's
+ * start (`metadata`) and `run_done`; `state_update` the thread's state after each step (`values`).
+ */
+export const THREAD_STREAM_MODES = ["run_modes", "lifecycle", "state_update"] as const;
+export type ThreadStreamMode = (typeof THREAD_STREAM_MODES)[number];

@@ -51,11 +51,18 @@ export interface SearchAssistantsInput extends AssistantFilter {
 
 const DEFAULT_NAME = "Untitled";
 
+/** LangGraph Platform's wording, which clients match on (`/No assistant found for/`). */
+export function noAssistantFound(assistantIdOrGraph: string): NotFoundError {
+  return new NotFoundError(
+    `No assistant found for "${assistantIdOrGraph}". Make sure the assistant ID is for a valid assistant or a valid graph ID.`,
+  );
+}
+
 /** Accepts an assistant id or a deployed graph's name (→ that graph's system assistant). */
 export function resolveAssistantId(ctx: ServiceContext, assistantIdOrGraph: string): string {
   if (ctx.graphs.has(assistantIdOrGraph)) return systemAssistantId(assistantIdOrGraph);
   if (isUuid(assistantIdOrGraph)) return assistantIdOrGraph.toLowerCase();
-  throw new NotFoundError(`Assistant '${assistantIdOrGraph}' not found: it is neither an assistant id nor a deployed graph`);
+  throw noAssistantFound(assistantIdOrGraph);
 }
 
 function requireDeployedGraph(ctx: ServiceContext, graphId: string): void {
@@ -88,7 +95,7 @@ async function loadAssistant(
 export async function findAssistantForRun(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
   const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
   const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
-  if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+  if (!assistant) throw noAssistantFound(assistantIdOrGraph);
   return assistant;
 }
 

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../domain/errors.js";
-import type { RunStreamEvent } from "../domain/run-event.js";
+import type { RunStreamEvent, ThreadStreamMode } from "../domain/run-event.js";
 import type { Run } from "../domain/run.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
@@ -26,12 +26,21 @@ export const runEventsService = {
    * The live events of every run on a thread from now on, until `signal` aborts; NOT_FOUND for an
    * unknown thread. The bus is subscribed before this resolves, so a run started after it resolves
    * is seen from its first event. Nothing is replayed: a run's history is `list` (or its own stream).
+   * `threadModes` (LangGraph Platform's thread stream modes) also sends a `run_done` event when
+   * a run ends; without it only the runs' own events are sent.
    */
   async openThreadStream(
     ctx: ServiceContext,
-    request: { threadId: string; signal: AbortSignal },
+    request: { threadId: string; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[] },
   ): Promise<AsyncGenerator<RunStreamEvent>> {
     const { threadId } = await threadsService.get(ctx, request.threadId);
+    const modes = new Set(request.threadModes ?? []);
+    const sendsRunDone = modes.has("run_modes") || modes.has("lifecycle");
+    const isWanted = (event: RunStreamEvent) =>
+      modes.size === 0 ||
+      modes.has("run_modes") ||
+      (modes.has("lifecycle") && event.event === "metadata") ||
+      (modes.has("state_update") && event.event === "values");
     const { signal } = request;
     const pending: RunStreamEvent[] = [];
     let wake: (() => void) | null = null;
@@ -41,8 +50,15 @@ export const runEventsService = {
     };
     const unsubscribe = ctx.streaming.bus.subscribeThread(threadId, (message) => {
       // A run's end message only closes that run's streams; the thread's stream goes on.
-      if (message.kind !== "event") return;
-      pending.push(message.event);
+      if (message.kind === "end") {
+        if (!sendsRunDone) return;
+        const data = JSON.stringify({ run_id: message.runId, status: message.status });
+        pending.push({ runId: message.runId, threadId: message.threadId, seq: 0, event: "run_done", data });
+      } else if (isWanted(message.event)) {
+        pending.push(message.event);
+      } else {
+        return;
+      }
       notify();
     });
     // Also on abort: a generator that is never iterated never reaches its `finally`.

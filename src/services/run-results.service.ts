@@ -131,6 +131,9 @@ export const runResultsService = {
    */
   async lastValues(ctx: ServiceContext, run: Run, signal?: AbortSignal): Promise<RunResult> {
     let values: RunResult = {};
+    let error: unknown;
+    // Read to the stream's end even after an error event: the stream ends once the run is
+    // settled, so a client that reads the thread next sees its final status.
     for await (const event of runResultsService.stream(ctx, {
       runId: run.runId,
       threadId: run.threadId,
@@ -138,8 +141,8 @@ export const runResultsService = {
       signal,
     })) {
       if (event.event === "values") values = JSON.parse(event.data);
-      else if (event.event === "error") return { __error__: JSON.parse(event.data) };
+      else if (event.event === "error") error = JSON.parse(event.data);
     }
-    return values;
+    return error === undefined ? values : { __error__: error };
   },
 };

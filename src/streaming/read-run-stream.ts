@@ -30,6 +30,16 @@ export function streamModeOfEvent(event: string): string {
 }
 
 /**
+ * Whether an event belongs to one of `modes` (all events when none are given). `metadata` and
+ * `error` always do; `messages-tuple` events are named `messages` on the wire.
+ */
+export function streamModeFilter(modes: readonly string[] | undefined): (event: Pick<RunStreamEvent, "event">) => boolean {
+  if (modes === undefined || modes.length === 0) return () => true;
+  const wanted = new Set(modes.map((mode) => (mode === "messages-tuple" ? "messages" : mode)));
+  return (event) => ALWAYS_SENT.has(event.event) || wanted.has(streamModeOfEvent(event.event));
+}
+
+/**
  * A run's events from `afterSeq` on: first what is stored, then live ones, without gaps or
  * duplicates (the bus is subscribed before the replay is read, and seq decides what is new).
  * Ends when the run ends, or at once after the replay when it had already ended.
@@ -39,9 +49,7 @@ export function streamModeOfEvent(event: string): string {
  * still ends the stream: its `done` signal (NOTIFY) comes through, and what it stored is read.
  */
 export async function* readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
-  const wanted = request.modes && request.modes.length > 0 ? new Set(request.modes) : null;
-  const isWanted = (event: RunStreamEvent) =>
-    wanted === null || ALWAYS_SENT.has(event.event) || wanted.has(streamModeOfEvent(event.event));
+  const isWanted = streamModeFilter(request.modes);
 
   const pending: BusMessage[] = [];
   let wake: (() => void) | null = null;

@@ -68,8 +68,12 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
     const configurable: Record<string, unknown> = { ...kwargs.config.configurable, ...runIdentity };
     if (kwargs.checkpointId) configurable.checkpoint_id = kwargs.checkpointId;
     if (kwargs.checkpointNs) configurable.checkpoint_ns = kwargs.checkpointNs;
+    // The SDK types the run's config as LangGraph Platform's (snake_case recursion_limit);
+    // LangGraph JS reads recursionLimit.
+    const { recursion_limit: recursionLimit, ...config } = kwargs.config;
     const options: Record<string, unknown> = {
-      ...kwargs.config,
+      ...(typeof recursionLimit === "number" ? { recursionLimit } : {}),
+      ...config,
       configurable,
       // metadata.run_id also stamps checkpoints, which is how a retried run resumes (checkpointer.ts).
       metadata: { ...kwargs.config.metadata, ...run.metadata, ...runIdentity, attempt: run.attempt },

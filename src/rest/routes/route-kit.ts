@@ -16,8 +16,15 @@ export function createRouteKit(runtime: HangarRuntime): RouteKit {
   return {
     serviceContext: (c) => createServiceContext(runtime, c.get("actor"), c.get("log")),
     body: (c, schema) => readJsonBody(c, schema, runtime.config.maxBodyBytes),
-    query: (c, schema) => parseInput(schema, c.req.query(), "query"),
+    query: (c, schema) => parseInput(schema, queryParameters(c), "query"),
   };
+}
+
+/** Each parameter once as a string, or as an array when it was repeated (`?a=x&a=y`). */
+function queryParameters(c: Context<HttpEnv>): Record<string, string | string[]> {
+  return Object.fromEntries(
+    Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0]! : values]),
+  );
 }
 
 /**

@@ -52,10 +52,10 @@ export function joinRunStream(
   c: Context<HttpEnv>,
   ctx: ServiceContext,
   run: { runId: string; threadId: string },
-  query: { stream_mode?: string | string[]; cancel_on_disconnect: boolean },
+  query: { stream_mode?: string[]; cancel_on_disconnect: boolean },
 ) {
   const lastEventId = Number.parseInt(c.req.header("Last-Event-ID") ?? "0", 10);
-  const modes = query.stream_mode === undefined ? undefined : [query.stream_mode].flat();
+  const modes = query.stream_mode;
   const abort = new AbortController();
   return sseResponse(
     runResultsService.stream(ctx, {

@@ -1,9 +1,11 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
+import { runEventsService } from "../../services/run-events.service.js";
+import { sseResponse } from "../../streaming/sse-response.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
-import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery } from "../schemas/runs.js";
+import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery, ThreadStreamQuery } from "../schemas/runs.js";
 import { selectFields } from "../wire.js";
 import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
 import { createRouteKit } from "./route-kit.js";
@@ -32,8 +34,7 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/:thread_id/runs", async (c) => {
     const { select, ...page } = query(c, RunListQuery);
     const runs = await runsService.list(ctx(c), { threadId: c.req.param("thread_id"), ...page });
-    const fields = select === undefined ? undefined : [select].flat();
-    return c.json(runs.map((run) => selectFields(runToWire(run), fields)));
+    return c.json(runs.map((run) => selectFields(runToWire(run), select)));
   });
 
   // Get Run
@@ -56,6 +57,15 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/:thread_id/runs/:run_id/stream", async (c) => {
     const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
     return joinRunStream(c, ctx(c), run, query(c, RunStreamQuery));
+  });
+
+  // Join Thread Stream: the live events of every run on the thread, from now on.
+  routes.get("/:thread_id/stream", async (c) => {
+    const { stream_mode: threadModes } = query(c, ThreadStreamQuery);
+    const abort = new AbortController();
+    const threadId = c.req.param("thread_id");
+    const events = await runEventsService.openThreadStream(ctx(c), { threadId, threadModes, signal: abort.signal });
+    return sseResponse(events, { abort });
   });
 
   // Cancel Run

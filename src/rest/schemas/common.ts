@@ -20,3 +20,21 @@ export const Offset = z.number().int().min(0).nullish().transform((value) => val
 
 /** Query-string booleans as the SDK writes them (`true` / `false`). */
 export const QueryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+
+/**
+ * A list in the query string, in each form clients send: repeated (`?a=x&a=y`), one JSON array
+ * (`?a=["x","y"]`, what SDK 2.x writes for array options), or a single value (`?a=x`).
+ */
+export const QueryList = z.union([z.string(), z.array(z.string())]).transform((value, ctx) =>
+  [value].flat().flatMap((item) => {
+    if (!item.trimStart().startsWith("[")) return [item];
+    try {
+      const parsed: unknown = JSON.parse(item);
+      if (Array.isArray(parsed) && parsed.every((element) => typeof element === "string")) return parsed as string[];
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: "custom", message: `must be a value or a JSON array of strings, got '${item}'` });
+    return [];
+  }),
+);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CANCEL_ACTIONS, MULTITASK_STRATEGIES, RUN_STATUSES, STREAM_MODES } from "../../domain/run.js";
-import { JsonObject, optional } from "./common.js";
+import { THREAD_STREAM_MODES } from "../../domain/run-event.js";
+import { JsonObject, optional, QueryList } from "./common.js";
 
 export const NodeList = z.union([z.literal("*"), z.array(z.string())]);
 
@@ -66,11 +67,24 @@ export type RunCreate = z.infer<typeof RunCreate>;
 
 export const RunBatchCreate = z.array(RunCreate).min(1, "send at least one run").max(1000);
 
+/** The fields of a run on the wire (what `select` may name). */
+export const RUN_SELECT_FIELDS = [
+  "run_id",
+  "thread_id",
+  "assistant_id",
+  "created_at",
+  "updated_at",
+  "status",
+  "metadata",
+  "kwargs",
+  "multitask_strategy",
+] as const;
+
 export const RunListQuery = z.object({
   limit: optional(z.coerce.number().int().min(1).max(1000)).transform((value) => value ?? 10),
   offset: optional(z.coerce.number().int().min(0)).transform((value) => value ?? 0),
   status: optional(z.enum(RUN_STATUSES)),
-  select: optional(z.union([z.string(), z.array(z.string())])),
+  select: optional(QueryList.pipe(z.array(z.enum(RUN_SELECT_FIELDS)))),
 });
 
 export const RunCancelQuery = z.object({
@@ -89,7 +103,13 @@ export const RunBulkCancel = z
     message: "name the runs to cancel: run_ids, thread_id or status",
   });
 
+export const ThreadStreamQuery = z.object({
+  stream_mode: optional(QueryList.pipe(z.array(z.enum(THREAD_STREAM_MODES)))).transform(
+    (modes) => modes ?? (["run_modes"] as const),
+  ),
+});
+
 export const RunStreamQuery = z.object({
-  stream_mode: optional(z.union([z.string(), z.array(z.string())])),
+  stream_mode: optional(QueryList.pipe(z.array(z.enum(STREAM_MODES)))),
   cancel_on_disconnect: optional(z.enum(["0", "1", "true", "false"])).transform((value) => value === "1" || value === "true"),
 });
