@@ -73,3 +73,18 @@ export function joinRunStream(
     },
   );
 }
+
+/**
+ * A join-stream of a run that does not exist (or that the caller may not see) answers as
+ * LangGraph's server does: a stream with one `error` event whose message starts with "404",
+ * which the SDK's joinStream yields instead of throwing.
+ */
+export function notFoundStream(error: Error): Response {
+  const event = { runId: "", threadId: "", seq: 1, event: "error", data: JSON.stringify({ error: "NotFoundError", message: `404: ${error.message}` }) };
+  return sseResponse(
+    (async function* () {
+      yield event;
+    })(),
+    { abort: new AbortController() },
+  );
+}

@@ -7,7 +7,8 @@ import { runsService } from "../../services/runs.service.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery, ThreadStreamQuery } from "../schemas/runs.js";
 import { selectFields } from "../wire.js";
-import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
+import { NotFoundError } from "../../domain/errors.js";
+import { joinRunStream, notFoundStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
 import { createRouteKit } from "./route-kit.js";
 import type { HangarRuntime } from "../../runtime.js";
 
@@ -55,8 +56,14 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Join Run Stream
   routes.get("/:thread_id/runs/:run_id/stream", async (c) => {
-    const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
-    return joinRunStream(c, ctx(c), run, query(c, RunStreamQuery));
+    const streamQuery = query(c, RunStreamQuery);
+    try {
+      const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
+      return joinRunStream(c, ctx(c), run, streamQuery);
+    } catch (error) {
+      if (error instanceof NotFoundError) return notFoundStream(error);
+      throw error;
+    }
   });
 
   // Join Thread Stream: the live events of every run on the thread, from now on.
