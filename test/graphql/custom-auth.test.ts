@@ -1,0 +1,136 @@
+import path from "node:path";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { Client as SdkClient } from "@langchain/langgraph-sdk";
+import { print, type FormattedExecutionResult } from "graphql";
+import { createClient, type Client } from "graphql-ws";
+import WebSocket from "ws";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
+import { signUserToken } from "../helpers/user-tokens.js";
+import {
+  CreateThreadDocument,
+  GetThreadDocument,
+  ListThreadsDocument,
+  RunEventsDocument,
+  UpdateThreadDocument,
+  ViewerDocument,
+} from "./generated/graphql.js";
+import { graphqlWebSocketUrl } from "./helpers.js";
+
+// Custom auth over GraphQL's three transports (HTTP, SSE subscriptions, graphql-ws): the same
+// user and the same filters as REST (the README's JWT example deployment).
+const AUTH_DEPLOYMENT = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth.langgraph.json");
+
+let server: TestServer;
+let aliceToken: string;
+let bobToken: string;
+let aliceThreadId: string;
+let aliceRunId: string;
+const sockets: Client[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer({ configPath: AUTH_DEPLOYMENT });
+  aliceToken = await signUserToken("alice", undefined, ["read"]);
+  bobToken = await signUserToken("bob");
+  const alice = new SdkClient({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
+  aliceThreadId = (await alice.threads.create({ metadata: { topic: "graphql" } })).thread_id;
+  aliceRunId = (await alice.runs.create(aliceThreadId, "echo", { input: { messages: [{ role: "user", content: "hi" }] } })).run_id;
+  await alice.runs.join(aliceThreadId, aliceRunId);
+});
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((socket) => socket.dispose()));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function overHttp<TData, TVariables>(
+  token: string | null,
+  document: TypedDocumentNode<TData, TVariables>,
+  variables: TVariables,
+  accept = "application/graphql-response+json",
+): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+function overWebSocket(connectionParams: Record<string, unknown> | undefined): Client {
+  const client = createClient({ url: graphqlWebSocketUrl(server), webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+  sockets.push(client);
+  return client;
+}
+
+async function first<TData, TVariables extends Record<string, unknown>>(
+  client: Client,
+  document: TypedDocumentNode<TData, TVariables>,
+  variables: TVariables,
+): Promise<FormattedExecutionResult<TData, unknown>> {
+  for await (const result of client.iterate<TData>({ query: print(document), variables })) return result;
+  throw new Error("no result");
+}
+
+describe("GraphQL over HTTP", () => {
+  it("answers the handler's 401 without a token", async () => {
+    const { status, text } = await overHttp(null, ViewerDocument, {});
+    expect(status).toBe(401);
+    expect(text).toMatch(/token/);
+  });
+
+  it("knows the viewer and hides another user's thread from reads, lists and mutations", async () => {
+    const viewer = JSON.parse((await overHttp(aliceToken, ViewerDocument, {})).text);
+    expect(viewer.data.viewer).toEqual({ kind: "user", identity: "alice", displayName: "alice", permissions: ["read"], isAuthenticated: true });
+
+    const read = JSON.parse((await overHttp(bobToken, GetThreadDocument, { threadId: aliceThreadId })).text);
+    expect(read.errors[0].extensions.code).toBe("NOT_FOUND");
+    const list = JSON.parse((await overHttp(bobToken, ListThreadsDocument, { metadata: { topic: "graphql" } })).text);
+    expect(list.data.threads.totalCount).toBe(0);
+    const update = JSON.parse(
+      (await overHttp(bobToken, UpdateThreadDocument, { input: { threadId: aliceThreadId, metadata: { topic: "bob" } } })).text,
+    );
+    expect(update.errors[0].extensions.code).toBe("NOT_FOUND");
+
+    const own = JSON.parse((await overHttp(aliceToken, ListThreadsDocument, { metadata: { topic: "graphql" } })).text);
+    expect(own.data.threads.edges.map((edge: { node: { threadId: string } }) => edge.node.threadId)).toEqual([aliceThreadId]);
+    const created = JSON.parse((await overHttp(bobToken, CreateThreadDocument, { input: { metadata: {} } })).text);
+    expect(created.data.createThread.thread.metadata).toEqual({ owner: "bob" });
+  });
+
+  it("refuses a subscription to another user's run over SSE", async () => {
+    const { status, text } = await overHttp(bobToken, RunEventsDocument, { runId: aliceRunId }, "text/event-stream");
+    expect(status).toBe(200);
+    expect(text).toContain("NOT_FOUND");
+    expect(text).not.toContain('"runEvents":{');
+  });
+});
+
+describe("graphql-ws", () => {
+  it("authenticates the token from connectionParams and applies the same filters", async () => {
+    const bob = overWebSocket({ authorization: `Bearer ${bobToken}` });
+    expect((await first(bob, ViewerDocument, {})).data?.viewer.identity).toBe("bob");
+    expect((await first(bob, GetThreadDocument, { threadId: aliceThreadId })).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect((await first(bob, RunEventsDocument, { runId: aliceRunId })).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+
+    const alice = overWebSocket({ authorization: `Bearer ${aliceToken}` });
+    const events = await first(alice, RunEventsDocument, { runId: aliceRunId });
+    expect(events.errors).toBeUndefined();
+    expect(events.data?.runEvents.event).toBe("metadata");
+  });
+
+  it("closes a connection without a valid token (4403) and refuses a bad token in the upgrade (401)", async () => {
+    const anonymous = overWebSocket(undefined);
+    await expect(first(anonymous, ViewerDocument, {})).rejects.toMatchObject({ code: 4403 });
+    const forged = overWebSocket({ authorization: "Bearer forged" });
+    await expect(first(forged, ViewerDocument, {})).rejects.toMatchObject({ code: 4403 });
+
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(graphqlWebSocketUrl(server), "graphql-transport-ws", { headers: { authorization: "Bearer forged" } });
+      socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on("open", () => resolve(101));
+    });
+    expect(status).toBe(401);
+  });
+});
