@@ -3,6 +3,7 @@ import { NotFoundError } from "../domain/errors.js";
 import type { HttpEnv } from "../http/http-env.js";
 import type { HangarRuntime } from "../runtime.js";
 import { respondWithError } from "./errors.js";
+import { assertStorableUrl } from "./read-body.js";
 import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
@@ -16,6 +17,12 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
+  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing"]) {
+    app.use(`${prefix}/*`, async (c, next) => {
+      assertStorableUrl(c);
+      await next();
+    });
+  }
   app.route("/assistants", assistantRoutes(runtime));
   app.route("/threads", threadStateRoutes(runtime));
   app.route("/threads", threadRunRoutes(runtime));
