@@ -24,6 +24,11 @@ export interface Database {
   runOutcomes: BatchedStatement<RunOutcomeRecord, SettledRun>;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
   isOwnBackend(pid: number): boolean;
+  /**
+   * A new connection outside the pool (PostgreSQL only: the embedded database has exactly one
+   * connection), for session state such as an advisory lock. The caller ends it.
+   */
+  connectOutsidePool(): Promise<pg.Client>;
   close(): Promise<void>;
 }
 
@@ -57,6 +62,12 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     runQueue: new BatchedStatement((runs) => enqueueRuns(dataSource.manager, runs)),
     runOutcomes: new BatchedStatement((records) => settleRunOutcomes(dataSource.manager, records)),
     isOwnBackend: (pid) => ownBackends.has(pid),
+    async connectOutsidePool() {
+      if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      return client;
+    },
     async close() {
       // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.
       await dataSource.destroy();

@@ -3,18 +3,56 @@ import type { Database } from "./database.js";
 import { MIGRATIONS } from "./migration-list.js";
 
 /**
+ * The advisory lock key every Hangar process takes around migrating (bigint; the ASCII bytes of
+ * "hangar" so it is recognisable in pg_locks and unlikely to collide with an application's own).
+ */
+const MIGRATION_LOCK_KEY = "114784820031858";
+
+/**
  * Applies Hangar's migrations, then the LangGraph checkpointer's and store's own (they track
  * their versions in their own tables). Refuses a database that a newer Hangar has migrated:
  * running old code on a newer schema can lose data.
+ *
+ * All of it runs under one PostgreSQL advisory lock: processes started together on a fresh
+ * database (an API and a worker under docker compose or Kubernetes) would otherwise both create
+ * the same types and tables, and one dies on a duplicate key in pg_type or in a migrations table.
+ * The second process waits for the lock, then finds everything applied and goes on.
  */
 export async function migrateDatabase(db: Database, log: Logger): Promise<string[]> {
-  await refuseNewerSchema(db);
-  const applied = await db.dataSource.runMigrations({ transaction: "each" });
-  await db.checkpointer.setup();
-  await db.store.setup();
-  const names = applied.map((migration) => migration.name);
+  const names = await withMigrationLock(db, log, async () => {
+    await refuseNewerSchema(db);
+    const applied = await db.dataSource.runMigrations({ transaction: "each" });
+    await db.checkpointer.setup();
+    await db.store.setup();
+    return applied.map((migration) => migration.name);
+  });
   log.info({ applied: names }, names.length ? "database migrated" : "database schema up to date");
   return names;
+}
+
+/**
+ * Holds a session-level advisory lock on a connection of its own while fn runs on the pool (a pool
+ * connection would be unavailable to fn, and the pool may have only one). If this process dies,
+ * PostgreSQL ends the session and so releases the lock. The embedded database needs no lock: its
+ * directory lock already admits a single process.
+ */
+async function withMigrationLock<T>(db: Database, log: Logger, fn: () => Promise<T>): Promise<T> {
+  if (db.kind === "embedded") return fn();
+  const lockClient = await db.connectOutsidePool();
+  // An error on this idle connection (the server going away) must not crash the process; the
+  // migration's own statements report it.
+  lockClient.on("error", (error) => log.warn({ err: error }, "migration lock connection failed"));
+  try {
+    const [{ locked }] = (await lockClient.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK_KEY])).rows;
+    if (!locked) {
+      log.info("another process is migrating the database: waiting for it");
+      await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+    }
+    return await fn();
+  } finally {
+    // Ending the session releases its advisory locks (also when the connection is already gone).
+    await lockClient.end();
+  }
 }
 
 async function refuseNewerSchema(db: Database): Promise<void> {

@@ -3,6 +3,7 @@ import { NotFoundError } from "../domain/errors.js";
 import type { HttpEnv } from "../http/http-env.js";
 import type { HangarRuntime } from "../runtime.js";
 import { respondWithError } from "./errors.js";
+import { assertStorableUrl } from "./read-body.js";
 import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
@@ -16,6 +17,12 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
+  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing"]) {
+    app.use(`${prefix}/*`, async (c, next) => {
+      assertStorableUrl(c);
+      await next();
+    });
+  }
   // langgraph.json http.disable_*: those route groups do not exist at all (404), as on LangGraph.
   const disabled = (key: string) => runtime.deployment.http?.[key] === true;
   const threads = !disabled("disable_threads");

@@ -1,12 +1,15 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { InvalidInputError } from "../domain/errors.js";
+import { assertStorableText, mayHoldUnstorableText } from "../domain/storable-text.js";
 import { readBoundedBody } from "../http/bounded-body.js";
 
 /**
  * Reads and validates a JSON body. An empty body counts as {} (the SDK sends none for some
  * POSTs). Malformed JSON and schema violations are INVALID_INPUT (422) with a detail naming the
  * field; bodies over the limit are PAYLOAD_TOO_LARGE (413) even when no content-length was sent.
+ * A string PostgreSQL cannot store (NUL, unpaired surrogate) anywhere in the body is INVALID_INPUT
+ * naming its JSON path (domain/storable-text.ts), whatever the route does with it.
  */
 export async function readJsonBody<Schema extends z.ZodType>(
   c: Context,
@@ -22,6 +25,7 @@ export async function readJsonBody<Schema extends z.ZodType>(
     } catch (error) {
       throw new InvalidInputError(`Request body is not valid JSON: ${(error as Error).message}`);
     }
+    if (mayHoldUnstorableText(text)) assertStorableText(json, "body");
   }
   return parseInput(schema, json, "body");
 }
@@ -37,4 +41,27 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
     throw new InvalidInputError(`Invalid ${where}: ${problems.join("; ")}`);
   }
   return result.data;
+}
+
+/**
+ * The URL's part of the storable-text rule (domain/storable-text.ts): a NUL in a path segment or
+ * query parameter (`%00`) is INVALID_INPUT naming it. Percent-decoding cannot yield an unpaired
+ * surrogate (invalid UTF-8 is left encoded), so NUL is the only case here.
+ */
+export function assertStorableUrl(c: Context): void {
+  const segments = c.req.path.split("/");
+  segments.forEach((segment, index) => {
+    assertStorableText(decodePathSegment(segment), `path segment ${index} ('${segment.replaceAll("\u0000", "%00")}')`);
+  });
+  for (const [name, values] of Object.entries(c.req.queries())) {
+    assertStorableText({ [name]: values.length === 1 ? values[0] : values }, "query");
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // not valid percent-encoding: routes see it as it is
+  }
 }

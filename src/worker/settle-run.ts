@@ -4,7 +4,9 @@ import { finishRun } from "../db/sql/finish-run.js";
 import { markThreadBusyIfActive } from "../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../db/sql/release-runs.js";
 import { withTransaction } from "../db/tx.js";
-import type { Run, RunOutcome } from "../domain/run.js";
+import type { JsonObject } from "../domain/json.js";
+import type { Run, RunOutcome, RunStatus } from "../domain/run.js";
+import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../domain/storable-text.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadStateService, type SettledThread } from "../services/thread-state.service.js";
 import { threadsService } from "../services/threads.service.js";
@@ -59,10 +61,10 @@ export async function settleRun(
     ctx.log.warn({ runId: run.runId }, "run finished after its lease was taken over; outcome discarded");
     return { threadHasActiveRuns: false };
   }
-  bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: result.status });
+  bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: settled.status });
   signals.runDone(run.runId, settled.outcome);
 
-  if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: result.status, error: result.error });
+  if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: settled.status, error: settled.error });
   if (run.kwargs.onCompletion === "delete") {
     // A stateless run's temporary thread (and with it the run) goes once the run is over.
     await threadsService.delete(ctx, run.threadId).catch((error: unknown) => {
@@ -82,20 +84,42 @@ async function recordOutcome(
   workerId: string,
   run: Run,
   result: Extract<ExecutionResult, { kind: "finished" }>,
-): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; outcome?: RunOutcome }> {
+): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; status: RunStatus; error: JsonObject | null; outcome?: RunOutcome }> {
   const manager = ctx.db.dataSource.manager;
-  const outcome = { runId: run.runId, workerId, status: result.status, error: result.error, now: ctx.now() };
+  // A graph's error message is a description, not a result: unstorable text in it is replaced.
+  const outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date } = {
+    runId: run.runId,
+    workerId,
+    status: result.status,
+    error: replaceUnstorableText(result.error),
+    now: ctx.now(),
+  };
   let thread: SettledThread;
   try {
-    thread = await threadStateService.readThreadAfterRun(ctx, run, { failed: result.status === "error", error: result.error });
+    thread = await threadStateService.readThreadAfterRun(ctx, run, { failed: result.status === "error", error: outcome.error });
+    const unstorable = findUnstorableText({ values: thread.values, interrupts: thread.interrupts }, "output");
+    if (unstorable) {
+      // The checkpoints hold the output losslessly (as serialized blobs), but the run's recorded
+      // result cannot: the run fails, naming where, and the thread keeps a copy with U+FFFD.
+      const error = { error: "UnstorableOutput", message: `The graph's output cannot be stored: ${describeUnstorableText(unstorable)}` };
+      ctx.log.warn({ runId: run.runId, path: unstorable.path }, error.message);
+      outcome.status = "error";
+      outcome.error = error;
+      thread = replaceUnstorableText({ ...thread, status: "error", error });
+    }
   } catch (error) {
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
     const recorded = await finishRun(manager, outcome);
     if (recorded) await markThreadBusyIfActive(manager, run.threadId);
-    return { recorded, threadHasActiveRuns: true };
+    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error };
   }
   const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread } });
-  return { ...settled, outcome: { threadId: run.threadId, status: result.status, error: result.error, threadValues: thread.values } };
+  return {
+    ...settled,
+    status: outcome.status,
+    error: outcome.error,
+    outcome: { threadId: run.threadId, status: outcome.status, error: outcome.error, threadValues: thread.values },
+  };
 }
 
 async function syncThread(ctx: ServiceContext, run: Run, failed: boolean, error?: unknown): Promise<void> {

@@ -48,16 +48,24 @@ describe("ingestion: odd runs are stored verbatim with warnings", () => {
     expect(run.rendered.warnings.length).toBeGreaterThan(0);
   });
 
-  it("keeps an unknown run_type, a malformed dotted_order and text PostgreSQL cannot store", async () => {
+  it("keeps an unknown run_type and a malformed dotted_order", async () => {
     const id = randomUUID();
-    const body = { ...validRun(id), run_type: "telepathy", dotted_order: "not-a-dotted-order", inputs: { text: "nul\u0000here" } };
+    const body = { ...validRun(id), run_type: "telepathy", dotted_order: "not-a-dotted-order" };
     expect((await post("/tracing/runs/batch", JSON.stringify({ post: [body] }))).status).toBe(202);
     const run = (await (await server.request(`/tracing/runs/${id}`)).json()) as Record<string, any>;
-    expect(run).toMatchObject({ run_type: "telepathy", dotted_order: "not-a-dotted-order", inputs: { text: "nul\uFFFDhere" } });
+    expect(run).toMatchObject({ run_type: "telepathy", dotted_order: "not-a-dotted-order" });
     const warnings = run.warnings.join("\n");
     expect(warnings).toContain("telepathy");
     expect(warnings).toContain("dotted_order is malformed");
-    expect(warnings).toContain("U+0000");
+  });
+
+  it("refuses text PostgreSQL cannot store (NUL, unpaired surrogate) with 422 naming the field, as every route does", async () => {
+    const id = randomUUID();
+    const body = { ...validRun(id), inputs: { text: "nul\u0000here" } };
+    const response = await post("/tracing/runs/batch", JSON.stringify({ post: [body] }));
+    expect(response.status).toBe(422);
+    expect((await response.json()).detail).toBe("body.post[0].inputs.text: text contains a NUL character (\\u0000), which cannot be stored");
+    expect((await server.request(`/tracing/runs/${id}`)).status).toBe(404);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
 import { InvalidInputError, PayloadTooLargeError } from "../../domain/errors.js";
+import { assertStorableText, mayHoldUnstorableText } from "../../domain/storable-text.js";
 import { readBoundedBody } from "../../http/bounded-body.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
@@ -110,18 +111,23 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   return routes;
 }
 
-/** The multipart body as wire runs; every syntax problem is a 422 naming the part. */
+/** The multipart body as wire runs; every syntax problem (and unstorable text) is a 422 naming the part. */
 async function readMultipartRuns(c: Context<HttpEnv>, maxBytes: number) {
   const boundary = multipartBoundary(c.req.header("content-type"));
   if (!boundary) throw new InvalidInputError("Content-Type must be multipart/form-data with a boundary");
   const raw = await readBoundedBody(c.req.raw, maxBytes);
+  let decoded: Buffer;
+  let runs: ReturnType<typeof collectMultipartRuns>;
   try {
-    const decoded = await decodeBody(raw, c.req.header("content-encoding"), maxBytes);
-    return collectMultipartRuns(splitMultipart(decoded, boundary));
+    decoded = await decodeBody(raw, c.req.header("content-encoding"), maxBytes);
+    runs = collectMultipartRuns(splitMultipart(decoded, boundary));
   } catch (error) {
     if (error instanceof DecodedBodyTooLargeError) throw new PayloadTooLargeError(maxBytes);
     throw new InvalidInputError(`Invalid multipart body: ${(error as Error).message}`);
   }
+  // Part names (run ids, attachment names) are raw bytes, so a NUL there is a NUL byte.
+  if (decoded.includes(0) || mayHoldUnstorableText(decoded.toString("latin1"))) assertStorableText(runs, "body");
+  return runs;
 }
 
 const RunCreateList = z.array(RunCreateSchema);

@@ -1,31 +1,22 @@
+import { replaceUnstorableCharacters } from "../../domain/storable-text.js";
+
 /**
- * PostgreSQL text and jsonb cannot hold U+0000 or unpaired UTF-16 surrogates (jsonb rejects the
- * `\u0000` and lone `\udXXX` escapes JSON.stringify writes for them), and one such character
- * would fail a whole batch. They are replaced with U+FFFD and the run gets a warning: the only
- * place where a run is not stored exactly as sent.
+ * PostgreSQL text and jsonb cannot hold U+0000 or unpaired UTF-16 surrogates (domain/storable-text.ts),
+ * and one such character would fail a whole batch. Traces sent to /tracing are refused at the edge
+ * (422); the graph traces the worker records itself get them replaced with U+FFFD and a warning on
+ * the trace run: the only place where a trace run is not stored exactly as sent.
  */
-
-// JSON.stringify escapes exactly these as \u0000 / \udXXX (paired surrogates are written raw), so
-// a scan of the serialized batch finds them without walking every object. A literal backslash
-// followed by "u0000" in user text also matches; the walk below then changes nothing.
-const SUSPICIOUS_ESCAPE = /\\u0000|\\ud[89a-f][0-9a-f]{2}/i;
-
-// Code-unit regex (no u flag): a high surrogate not followed by a low one, or a low one not
-// preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export const UNSTORABLE_TEXT_WARNING =
   "text contained U+0000 or unpaired surrogates, which PostgreSQL cannot store; they were replaced with U+FFFD";
 
-export function mayHoldUnstorableText(serialized: string): boolean {
-  return SUSPICIOUS_ESCAPE.test(serialized);
-}
+export { mayHoldUnstorableText } from "../../domain/storable-text.js";
 
 /** A deep copy with unstorable characters replaced, and whether anything changed. */
 export function toStorableValue<Value>(value: Value): { value: Value; changed: boolean } {
   let changed = false;
   const clean = (text: string): string => {
-    const result = text.replace(LONE_SURROGATE, "\uFFFD").replaceAll("\u0000", "\uFFFD");
+    const result = replaceUnstorableCharacters(text);
     if (result !== text) changed = true;
     return result;
   };
