@@ -11,6 +11,8 @@ import {
 } from "@langchain/langgraph-checkpoint";
 import type { AuthFilters } from "../auth/auth-types.js";
 import { parseStoreFilter, type StoreFilterCondition, type StoreItem } from "../domain/store.js";
+import { countStoreItems } from "./sql/count-store-items.js";
+import { countStoreNamespaces } from "./sql/count-store-namespaces.js";
 import { deleteExpiredStoreItems } from "./sql/delete-expired-store-items.js";
 import { deleteStoreItem } from "./sql/delete-store-item.js";
 import { getStoreItem } from "./sql/get-store-item.js";
@@ -123,11 +125,12 @@ export class HangarStore extends BaseStore {
     return this.ttl;
   }
 
-  /** Returns false, writing nothing, when an existing item does not match `access`. */
-  async putItem(input: StorePutInput): Promise<boolean> {
+  /** The item as written; null, writing nothing, when an existing item does not match `access`. */
+  async putItem(input: StorePutInput): Promise<StoreItem | null> {
     const embeddings = await this.embedValue(input.value, input.index);
     const ttlMinutes = input.ttlMinutes === undefined ? this.ttl.defaultTtlMinutes : input.ttlMinutes;
-    return upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings });
+    const row = await upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings });
+    return row ? toStoreItem(row) : null;
   }
 
   async getItem(input: { namespace: string[]; key: string; refreshTtl?: boolean; access?: AuthFilters }): Promise<StoreItem | null> {
@@ -149,8 +152,16 @@ export class HangarStore extends BaseStore {
     return rows.map(toStoreItem);
   }
 
+  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access">): Promise<number> {
+    return countStoreItems(this.client, input);
+  }
+
   async listNamespacePaths(input: StoreNamespacesInput): Promise<string[][]> {
     return listStoreNamespaces(this.client, input);
+  }
+
+  async countNamespaces(input: Omit<StoreNamespacesInput, "limit" | "offset">): Promise<number> {
+    return countStoreNamespaces(this.client, input);
   }
 
   /** Deletes expired items in batches; only one process sweeps at a time (see the statement). */

@@ -14,5 +14,6 @@ import "./modules/trace/trace-run.js";
 import "./modules/trace/queries.js";
 import "./modules/trace/usage-summary.js";
 import "./modules/model-price.js";
+import "./modules/store-item.js";
 
 export const schema = builder.toSchema();

@@ -56,7 +56,7 @@ export interface ListStoreNamespacesInput {
  */
 export const storeService = {
   /** Creates or replaces an item. Refused (403) when it, or the item it replaces, is outside the caller's filters. */
-  async put(ctx: ServiceContext, input: PutStoreItemInput): Promise<void> {
+  async put(ctx: ServiceContext, input: PutStoreItemInput): Promise<StoreItem> {
     const request = {
       namespace: validateNamespace(input.namespace, "namespace"),
       key: validateStoreKey(input.key),
@@ -71,6 +71,7 @@ export const storeService = {
     if (!matchesAuthFilters({ ...value, namespace, key }, access)) throw new ForbiddenError("Not authorized to write this store item");
     const written = await withEmbeddingErrors(() => ctx.db.store.putItem({ namespace, key, value, index, ttlMinutes, access }));
     if (!written) throw new ForbiddenError("Not authorized to replace this store item");
+    return written;
   },
 
   /** The item, or null when there is none (or none the caller may see). */
@@ -98,53 +99,71 @@ export const storeService = {
 
   /** Items under a namespace prefix, filtered; ranked by similarity when `query` is given. */
   async search(ctx: ServiceContext, input: SearchStoreItemsInput): Promise<StoreItem[]> {
-    const request = {
-      namespace: validateNamespace(input.namespacePrefix ?? [], "namespace_prefix", { allowEmpty: true }),
-      filter: input.filter ?? null,
-      limit: validatePageBound(input.limit, "limit", 10),
-      offset: validatePageBound(input.offset, "offset", 0),
-      query: input.query ?? null,
-    };
-    parseStoreFilter(request.filter);
-    if (request.query !== null && typeof request.query !== "string") throw new InvalidInputError("query must be a string");
-    if (request.query !== null && !ctx.db.store.indexConfig) {
-      throw new InvalidInputError("query needs semantic search, which this deployment does not configure (langgraph.json store.index)");
-    }
-    const access = await authorize(ctx, "store", "search", request);
-    return withEmbeddingErrors(() =>
-      ctx.db.store.searchItems({
-        namespacePrefix: validateNamespace(request.namespace, "namespace_prefix", { allowEmpty: true }),
-        filter: parseStoreFilter(request.filter),
-        limit: validatePageBound(request.limit, "limit", 10),
-        offset: validatePageBound(request.offset, "offset", 0),
-        query: typeof request.query === "string" ? request.query : undefined,
-        refreshTtl: input.refreshTtl,
-        access,
-      }),
-    );
+    const search = await authorizeSearch(ctx, input);
+    return withEmbeddingErrors(() => ctx.db.store.searchItems({ ...search, refreshTtl: input.refreshTtl }));
+  },
+
+  /** How many items `search` finds without paging (the same authorization). */
+  async count(ctx: ServiceContext, input: Omit<SearchStoreItemsInput, "limit" | "offset" | "query">): Promise<number> {
+    return ctx.db.store.countItems(await authorizeSearch(ctx, input));
   },
 
   /** Distinct namespaces matching the prefix and suffix (`*` is any label), cut to max_depth. */
   async listNamespaces(ctx: ServiceContext, input: ListStoreNamespacesInput): Promise<string[][]> {
-    const request = {
-      namespace: validateNamespacePattern(input.prefix ?? [], "prefix"),
-      suffix: validateNamespacePattern(input.suffix ?? [], "suffix"),
-      max_depth: input.maxDepth ?? null,
-      limit: validatePageBound(input.limit, "limit", 100),
-      offset: validatePageBound(input.offset, "offset", 0),
-    };
-    const maxDepth = validateMaxDepth(request.max_depth);
-    const access: AuthFilters | undefined = await authorize(ctx, "store", "list_namespaces", request);
-    return ctx.db.store.listNamespacePaths({
-      prefix: validateNamespacePattern(request.namespace, "prefix"),
-      suffix: validateNamespacePattern(request.suffix, "suffix"),
-      maxDepth,
-      limit: validatePageBound(request.limit, "limit", 100),
-      offset: validatePageBound(request.offset, "offset", 0),
-      access,
-    });
+    return ctx.db.store.listNamespacePaths(await authorizeNamespaceListing(ctx, input));
+  },
+
+  /** How many namespaces `listNamespaces` lists without paging (the same authorization). */
+  async countNamespaces(ctx: ServiceContext, input: Omit<ListStoreNamespacesInput, "limit" | "offset">): Promise<number> {
+    return ctx.db.store.countNamespaces(await authorizeNamespaceListing(ctx, input));
   },
 };
+
+/** Validates a search, asks the `store:search` handler, and re-reads what it may have rewritten. */
+async function authorizeSearch(ctx: ServiceContext, input: SearchStoreItemsInput) {
+  const request = {
+    namespace: validateNamespace(input.namespacePrefix ?? [], "namespace_prefix", { allowEmpty: true }),
+    filter: input.filter ?? null,
+    limit: validatePageBound(input.limit, "limit", 10),
+    offset: validatePageBound(input.offset, "offset", 0),
+    query: input.query ?? null,
+  };
+  parseStoreFilter(request.filter);
+  if (request.query !== null && typeof request.query !== "string") throw new InvalidInputError("query must be a string");
+  if (request.query !== null && !ctx.db.store.indexConfig) {
+    throw new InvalidInputError("query needs semantic search, which this deployment does not configure (langgraph.json store.index)");
+  }
+  const access = await authorize(ctx, "store", "search", request);
+  return {
+    namespacePrefix: validateNamespace(request.namespace, "namespace_prefix", { allowEmpty: true }),
+    filter: parseStoreFilter(request.filter),
+    limit: validatePageBound(request.limit, "limit", 10),
+    offset: validatePageBound(request.offset, "offset", 0),
+    query: typeof request.query === "string" ? request.query : undefined,
+    access,
+  };
+}
+
+/** Validates a namespace listing, asks the `store:list_namespaces` handler, re-reads its rewrite. */
+async function authorizeNamespaceListing(ctx: ServiceContext, input: ListStoreNamespacesInput) {
+  const request = {
+    namespace: validateNamespacePattern(input.prefix ?? [], "prefix"),
+    suffix: validateNamespacePattern(input.suffix ?? [], "suffix"),
+    max_depth: input.maxDepth ?? null,
+    limit: validatePageBound(input.limit, "limit", 100),
+    offset: validatePageBound(input.offset, "offset", 0),
+  };
+  validateMaxDepth(request.max_depth);
+  const access: AuthFilters | undefined = await authorize(ctx, "store", "list_namespaces", request);
+  return {
+    prefix: validateNamespacePattern(request.namespace, "prefix"),
+    suffix: validateNamespacePattern(request.suffix, "suffix"),
+    maxDepth: validateMaxDepth(request.max_depth),
+    limit: validatePageBound(request.limit, "limit", 100),
+    offset: validatePageBound(request.offset, "offset", 0),
+    access,
+  };
+}
 
 function validateMaxDepth(value: unknown): number | undefined {
   if (value === null || value === undefined) return undefined;

@@ -1,26 +1,11 @@
-import type { AuthFilters } from "../../auth/auth-types.js";
-import type { StoreFilterCondition } from "../../domain/store.js";
 import {
-  ITEM_IS_LIVE,
-  matchesAccessFilters,
-  matchesValueFilter,
-  namespaceHasPrefix,
+  itemSearchConditions,
   SqlParameters,
   STORE_ITEM_COLUMNS,
   type SqlClient,
   type StoreItemRow,
+  type StoreItemSearch,
 } from "./store-sql.js";
-
-export interface StoreItemSearch {
-  namespacePrefix: string[];
-  filter: StoreFilterCondition[];
-  limit: number;
-  offset: number;
-  /** The query's embedding: results carry a cosine similarity score and rank by it. */
-  queryVector?: number[];
-  refreshTtl: boolean;
-  access?: AuthFilters;
-}
 
 /**
  * A page of live items under a namespace prefix. Without a query vector, most recently updated
@@ -32,12 +17,7 @@ export interface StoreItemSearch {
  */
 export async function searchStoreItems(client: SqlClient, search: StoreItemSearch): Promise<StoreItemRow[]> {
   const parameters = new SqlParameters();
-  const where = [
-    namespaceHasPrefix(search.namespacePrefix, parameters),
-    ITEM_IS_LIVE,
-    matchesValueFilter(search.filter, parameters),
-    matchesAccessFilters(search.access, parameters),
-  ].join(" AND ");
+  const where = itemSearchConditions(search, parameters);
   const score = search.queryVector
     ? `(SELECT max((SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
                     FROM unnest(v.embedding, ${parameters.add(search.queryVector)}::real[]) AS t(a, b)))

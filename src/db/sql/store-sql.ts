@@ -91,6 +91,54 @@ export function matchesValueFilter(conditions: StoreFilterCondition[], parameter
   return parts.length > 0 ? parts.join(" AND ") : "true";
 }
 
+export interface StoreNamespaceListing {
+  /** Labels the namespace must start with; `*` matches any one label. */
+  prefix: string[];
+  /** Labels the namespace must end with; `*` matches any one label. */
+  suffix: string[];
+  /** Namespaces deeper than this are cut to their first `maxDepth` labels (then deduplicated). */
+  maxDepth?: number;
+  limit: number;
+  offset: number;
+  access?: AuthFilters;
+}
+
+/** The WHERE of a namespace listing: live items the caller may see, matching prefix and suffix. */
+export function namespaceListingConditions(listing: Omit<StoreNamespaceListing, "limit" | "offset">, parameters: SqlParameters): string {
+  const where = [ITEM_IS_LIVE, matchesAccessFilters(listing.access, parameters)];
+  const patternLength = Math.max(listing.prefix.length, listing.suffix.length);
+  if (patternLength > 0) where.push(`cardinality(i.namespace) >= ${parameters.add(patternLength)}`);
+  listing.prefix.forEach((label, index) => {
+    if (label !== "*") where.push(`i.namespace[${index + 1}] = ${parameters.add(label)}`);
+  });
+  listing.suffix.forEach((label, index) => {
+    const fromEnd = listing.suffix.length - index - 1;
+    if (label !== "*") where.push(`i.namespace[cardinality(i.namespace) - ${fromEnd}] = ${parameters.add(label)}`);
+  });
+  return where.join(" AND ");
+}
+
+export interface StoreItemSearch {
+  namespacePrefix: string[];
+  filter: StoreFilterCondition[];
+  limit: number;
+  offset: number;
+  /** The query's embedding: results carry a cosine similarity score and rank by it. */
+  queryVector?: number[];
+  refreshTtl: boolean;
+  access?: AuthFilters;
+}
+
+/** The WHERE of a search: live items under the prefix that match the filter and the caller's access. */
+export function itemSearchConditions(search: Pick<StoreItemSearch, "namespacePrefix" | "filter" | "access">, parameters: SqlParameters): string {
+  return [
+    namespaceHasPrefix(search.namespacePrefix, parameters),
+    ITEM_IS_LIVE,
+    matchesValueFilter(search.filter, parameters),
+    matchesAccessFilters(search.access, parameters),
+  ].join(" AND ");
+}
+
 export function toStoreItem(row: StoreItemRow) {
   return {
     namespace: row.namespace,

@@ -1,5 +1,5 @@
 import type { AuthFilters } from "../../auth/auth-types.js";
-import { matchesAccessFilters, SqlParameters, type SqlClient } from "./store-sql.js";
+import { matchesAccessFilters, SqlParameters, STORE_ITEM_COLUMNS, type SqlClient, type StoreItemRow } from "./store-sql.js";
 
 export interface StoreItemWrite {
   namespace: string[];
@@ -16,10 +16,11 @@ export interface StoreItemWrite {
 /**
  * Inserts or replaces an item and its embeddings in one statement, so a reader never sees the
  * new value with the old vectors (or half of them). Locks the item's row (and its vector rows).
- * Returns false, writing nothing, when an item exists that `access` does not match.
+ * Returns the item as written, or null, writing nothing, when an item exists that `access` does
+ * not match.
  * An expired item that was not swept yet is replaced as a new one (its created_at restarts).
  */
-export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite): Promise<boolean> {
+export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite): Promise<StoreItemRow | null> {
   const parameters = new SqlParameters();
   const namespace = parameters.add(write.namespace);
   const key = parameters.add(write.key);
@@ -27,7 +28,7 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
   const ttl = parameters.add(write.ttlMinutes);
   const embeddings = parameters.add(JSON.stringify(write.embeddings.map((entry) => ({ field_path: entry.fieldPath, embedding: entry.vector }))));
   const access = matchesAccessFilters(write.access, parameters);
-  const { rows } = await client.query<{ written: number }>(
+  const { rows } = await client.query<StoreItemRow>(
     `WITH item AS (
        INSERT INTO store_items AS i (namespace, key, value, ttl_minutes, expires_at)
        VALUES (${namespace}::text[], ${key}, ${value}::jsonb, ${ttl}::float8, now() + ${ttl}::float8 * interval '1 minute')
@@ -38,7 +39,7 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
              ttl_minutes = EXCLUDED.ttl_minutes,
              expires_at = EXCLUDED.expires_at
          WHERE ${access}
-       RETURNING i.namespace, i.key
+       RETURNING ${STORE_ITEM_COLUMNS}
      ), fields AS (
        SELECT f.field_path, ARRAY(SELECT jsonb_array_elements_text(f.embedding)::real) AS embedding
        FROM jsonb_to_recordset(${embeddings}::jsonb) AS f(field_path text, embedding jsonb)
@@ -51,8 +52,8 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
        SELECT item.namespace, item.key, fields.field_path, fields.embedding FROM item, fields
        ON CONFLICT (namespace, key, field_path) DO UPDATE SET embedding = EXCLUDED.embedding
      )
-     SELECT count(*)::int AS written FROM item`,
+     SELECT * FROM item`,
     parameters.values,
   );
-  return rows[0]!.written > 0;
+  return rows[0] ?? null;
 }
