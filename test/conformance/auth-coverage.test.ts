@@ -15,7 +15,7 @@ import { GRAPHQL_CASES, REST_CASES, type Fixture } from "./auth-coverage-cases.j
 // so a new route or field without a case (and so without a checked decision) fails here.
 const DENY_ALL = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth/deny-all.langgraph.json");
 const OPERATOR_KEY = "operator-key";
-/** Routes anyone may call: health, server info and the console's static files. */
+/** Routes that touch no resource: health, server info, the console's static files, the tracing API's info. */
 const OPEN_ROUTES = new Set(["GET /ok", "GET /info", "GET /", "GET /console", "GET /console/*", "GET /tracing/info"]);
 
 let server: TestServer;
@@ -66,6 +66,14 @@ function send(route: string, pathname: string, body: unknown, token: string | nu
 }
 
 describe("REST", () => {
+  it("lets an API key through as an operator beside custom auth, and says so in /info", async () => {
+    const info = (await (await fetch(`${server.url}/info`)).json()) as { hangar: { auth: string } };
+    expect(info.hangar.auth).toBe("api-key+custom");
+    expect((await server.client.threads.get(fixture.thread.thread_id)).thread_id).toBe(fixture.thread.thread_id);
+    const wrongKey = await fetch(`${server.url}/threads/${fixture.thread.thread_id}`, { headers: { "x-api-key": "wrong" } });
+    expect(wrongKey.status).toBe(401);
+  });
+
   it("has a case for every route of the router", () => {
     const app = createHttpApp(server.hangar.runtime, createGraphqlServer(server.hangar.runtime));
     const routes = new Set(app.routes.filter((route) => route.method !== "ALL").map((route) => `${route.method} ${route.path}`));

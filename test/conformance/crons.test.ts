@@ -197,7 +197,7 @@ describe("refused cron requests create and change nothing", () => {
     { name: "missing schedule", body: async () => ({}), status: 422, detail: /schedule: schedule is required/ },
     { name: "non-http webhook", body: async () => ({ schedule: "* * * * *", webhook: "ftp://x" }), status: 422, detail: /webhook must be an http\(s\) URL/ },
     { name: "unknown multitask strategy", body: async () => ({ schedule: "* * * * *", multitask_strategy: "queue" }), status: 422, detail: /multitask_strategy/ },
-    { name: "unknown assistant", body: async () => ({ schedule: "* * * * *", assistant_id: UNKNOWN_ID }), status: 404, detail: new RegExp(`Assistant '${UNKNOWN_ID}' not found`) },
+    { name: "unknown assistant", body: async () => ({ schedule: "* * * * *", assistant_id: UNKNOWN_ID }), status: 404, detail: new RegExp(`^No assistant found for "${UNKNOWN_ID}"`) },
     { name: "neither an assistant id nor a graph", body: async () => ({ schedule: "* * * * *", assistant_id: "nope" }), status: 404, detail: /^No assistant found for "nope"\. Make sure/ },
     { name: "unknown thread", path: async () => `/threads/${UNKNOWN_ID}/runs/crons`, body: async () => ({ schedule: "* * * * *" }), status: 404, detail: new RegExp(`Thread '${UNKNOWN_ID}' not found`) },
     { name: "malformed thread id", path: async () => "/threads/abc/runs/crons", body: async () => ({ schedule: "* * * * *" }), status: 404, detail: /Thread 'abc' not found/ },

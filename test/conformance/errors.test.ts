@@ -86,7 +86,8 @@ const cases: ErrorCase[] = [
   { name: "thread search: unknown status", method: "POST", path: () => "/threads/search", body: { status: "sleeping" }, status: 422, detail: /status/ },
   { name: "thread search: non-UUID ids", method: "POST", path: () => "/threads/search", body: { ids: ["abc"] }, status: 422, detail: /ids/ },
   { name: "thread count: values of the wrong type", method: "POST", path: () => "/threads/count", body: { values: "x" }, status: 422, detail: /values/ },
-  { name: "thread copy: unknown thread", method: "POST", path: () => `/threads/${UNKNOWN_ID}/copy`, status: 404, detail: /not found/ },
+  // 409, as LangGraph's server answers a copy of a thread it cannot read (missing or another user's).
+  { name: "thread copy: unknown thread", method: "POST", path: () => `/threads/${UNKNOWN_ID}/copy`, status: 409, detail: /not found/ },
   // Unknown routes
   { name: "unknown route", method: "GET", path: () => "/nowhere/at/all", status: 404, detail: /GET \/nowhere\/at\/all/ },
   { name: "unknown method on a known path", method: "PATCH", path: () => "/threads/search", body: {}, status: 404, detail: /not found|PATCH/i },

@@ -76,7 +76,7 @@ describe("cron mutations", () => {
     [{ schedule: "* * * * *", timezone: "Nowhere/Land" }, "INVALID_INPUT", /^timezone: "Nowhere\/Land"/],
     [{ schedule: "* * * * *", endTime: "2001-01-01T00:00:00Z" }, "INVALID_INPUT", /^end_time: .* is not in the future$/],
     [{ schedule: "* * * * *", webhook: "mailto:x@y.z" }, "INVALID_INPUT", /webhook must be an http\(s\) URL/],
-    [{ schedule: "* * * * *", assistantId: UNKNOWN_ID }, "NOT_FOUND", /not found/],
+    [{ schedule: "* * * * *", assistantId: UNKNOWN_ID }, "NOT_FOUND", /No assistant found for/],
     [{ schedule: "* * * * *", threadId: UNKNOWN_ID }, "NOT_FOUND", /Thread .* not found/],
   ])("refuses %j with %s and creates nothing", async (fields, code, message) => {
     const before = await cronCount();

@@ -64,15 +64,15 @@ describe("thread mutations", () => {
     expect(errorCode(malformed)).toBe("INVALID_INPUT");
   });
 
-  it("answers NOT_FOUND when updating, copying or deleting an unknown thread", async () => {
+  it("answers NOT_FOUND when updating or deleting an unknown thread, CONFLICT when copying one (as LangGraph's server)", async () => {
     const threadId = "00000000-0000-4000-8000-000000000001";
     for (const result of [
       await executeOperation(server, UpdateThreadDocument, { input: { threadId, metadata: { x: 1 } } }),
-      await executeOperation(server, CopyThreadDocument, { input: { threadId } }),
       await executeOperation(server, DeleteThreadDocument, { input: { threadId } }),
     ]) {
       expect(errorCode(result)).toBe("NOT_FOUND");
     }
+    expect(errorCode(await executeOperation(server, CopyThreadDocument, { input: { threadId } }))).toBe("CONFLICT");
   });
 });
 

@@ -20,9 +20,13 @@ interface GraphqlResponse<TData> {
   errors?: Array<{ message: string; path?: Array<string | number>; extensions?: { code?: string } }>;
 }
 
+/**
+ * The credential as a bearer token: the server takes an API key there as well as a custom-auth
+ * token (a JWT from the deployment's login), so one header serves both kinds of deployment.
+ */
 export function authHeaders(): Record<string, string> {
   const key = currentApiKey();
-  return key ? { "x-api-key": key } : {};
+  return key ? { authorization: `Bearer ${key}` } : {};
 }
 
 /**

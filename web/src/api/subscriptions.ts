@@ -21,7 +21,7 @@ function connection(): Client {
   clientKey = key;
   client = createClient({
     url: new URL(GRAPHQL_PATH, window.location.href).href.replace(/^http/, "ws"),
-    connectionParams: () => (key ? { "x-api-key": key } : {}),
+    connectionParams: () => (key ? { authorization: `Bearer ${key}` } : {}),
     retryAttempts: 3,
     shouldRetry: (event) => closeCode(event) !== FORBIDDEN,
     on: {
