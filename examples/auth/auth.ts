@@ -6,9 +6,10 @@ import { jwtVerify } from "jose";
  * signed with HS256 by your login service (here: HANGAR_JWT_SECRET). The token's `sub` is the
  * user, its `scopes` the permissions, its `name` the display name.
  *
- * Each user owns what they create: threads, runs, assistants and crons are stamped with
- * `metadata.owner` and every read, list, update and delete is limited to the caller's own
- * (another user's thread answers 404). Store items live under the user's own namespace.
+ * Each user owns what they create: threads, runs and crons are stamped with `metadata.owner` and
+ * every read, list, update and delete is limited to the caller's own (another user's thread
+ * answers 404). Assistants are shared for reading and running, changed only by their creator.
+ * Store items live under the user's own namespace.
  */
 const secret = new TextEncoder().encode(process.env.HANGAR_JWT_SECRET ?? "");
 if (secret.length < 32) throw new Error("HANGAR_JWT_SECRET must be set to at least 32 characters");
@@ -31,11 +32,15 @@ export const auth = new Auth()
     }
   })
   // Owner stamp on everything a user creates or edits, and only their own in every answer.
-  .on(["threads", "assistants", "crons"], ({ action, value, user }) => {
-    if (action === "create" || action === "update" || action === "create_run") {
-      const withMetadata = value as { metadata?: Record<string, unknown> | null };
-      withMetadata.metadata = { ...(withMetadata.metadata ?? {}), owner: user.identity };
-    }
+  .on(["threads", "crons"], ({ action, value, user }) => {
+    if (action === "create" || action === "update" || action === "create_run") stampOwner(value, user.identity);
+    return { owner: user.identity };
+  })
+  // Assistants are the deployment's configurations: everyone may read and run them (the graphs'
+  // own system assistants included), only their creator may change or delete one.
+  .on("assistants", ({ action, value, user }) => {
+    if (action === "read" || action === "search") return;
+    if (action === "create") stampOwner(value, user.identity);
     return { owner: user.identity };
   })
   // Long-term memory: a user reads and writes only namespaces that start with their identity.
@@ -46,3 +51,8 @@ export const auth = new Auth()
     }
     return { namespace: { $contains: user.identity } };
   });
+
+function stampOwner(value: unknown, owner: string): void {
+  const withMetadata = value as { metadata?: Record<string, unknown> | null };
+  withMetadata.metadata = { ...(withMetadata.metadata ?? {}), owner };
+}

@@ -125,19 +125,21 @@ describe("threads and runs are their creator's", () => {
 });
 
 describe("assistants and crons are their creator's", () => {
-  it("hides another user's assistant from get, versions, update, delete and search", async () => {
+  it("lets everyone read and run an assistant, and only its creator change or delete it", async () => {
     const assistant = await alice.assistants.create({ graphId: "echo", name: "alice's" });
     expect(assistant.metadata).toMatchObject({ owner: "alice" });
     const id = assistant.assistant_id;
-    await expect(bob.assistants.get(id)).rejects.toMatchObject(notFound);
-    await expect(bob.assistants.getGraph(id)).rejects.toMatchObject(notFound);
-    await expect(bob.assistants.getVersions(id)).rejects.toMatchObject(notFound);
+    expect((await bob.assistants.get(id)).name).toBe("alice's");
+    expect((await bob.assistants.search({ graphId: "echo" })).map((a) => a.assistant_id)).toContain(id);
+    expect((await bob.assistants.get("echo")).metadata).toMatchObject({ created_by: "system" });
     await expect(bob.assistants.setLatest(id, 1)).rejects.toMatchObject(notFound);
     await expect(bob.assistants.update(id, { name: "bob's" })).rejects.toMatchObject(notFound);
     await expect(bob.assistants.delete(id)).rejects.toMatchObject(notFound);
-    expect((await bob.assistants.search({ graphId: "echo" })).map((a) => a.assistant_id)).not.toContain(id);
-    expect((await alice.assistants.search({ graphId: "echo" })).map((a) => a.assistant_id)).toContain(id);
-    expect((await alice.assistants.get(id)).name).toBe("alice's");
+    const bobThread = await bob.threads.create();
+    expect(await bob.runs.wait(bobThread.thread_id, id, { input: human("borrowed") })).toMatchObject({
+      messages: [{ content: "borrowed" }, { content: "echo: borrowed" }],
+    });
+    expect((await alice.assistants.update(id, { name: "still alice's" })).name).toBe("still alice's");
   });
 
   it("hides another user's cron, refuses crons on their threads, and fires a cron as its creator", async () => {

@@ -63,7 +63,8 @@ describe("the web console with custom auth", () => {
       await page.locator('[data-testid="run-status"][data-status="success"]').waitFor();
       const threads = await (await clientFor("alice")).threads.search({ limit: 10 });
       expect(threads.every((thread) => thread.metadata?.owner === "alice")).toBe(true);
-      expect(pageErrors).toEqual([]);
+      // The 401s that opened the prompt and refused the forged token are the only errors.
+      expect(pageErrors.filter((error) => !error.includes("status of 401"))).toEqual([]);
     } finally {
       await context.close();
     }
