@@ -5,6 +5,8 @@ import type { HangarConfig } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
 import { loadCustomAuth } from "./auth/load-custom-auth.js";
+import { loadCustomRoutes } from "./http/custom-routes.js";
+import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
@@ -48,6 +50,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const { ignored } = reviewDeploymentKeys(deployment);
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   const customAuth = await loadCustomAuth(deployment, loader, log);
+  const customRoutes = await loadCustomRoutes(deployment, loader);
   if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(
       "The API is open to anyone who can reach it: set HANGAR_API_KEYS (shared keys for trusted backends) " +
@@ -62,7 +65,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   try {
     await migrateDatabase(db, log);
     const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
@@ -137,6 +140,8 @@ async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<
   const { config } = runtime;
   const graphql = createGraphqlServer(runtime);
   const app = createHttpApp(runtime, graphql);
+  const unregisterLoopback = registerSdkLoopback(app);
+  releasers.push(async () => unregisterLoopback());
   const server = http.createServer(getRequestListener(app.fetch));
   const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
   await listen(server, config.port, config.host);

@@ -1,5 +1,7 @@
 import type { CustomAuthHandlers } from "./auth/auth-types.js";
+import type { Hono } from "hono";
 import type { HangarConfig } from "./config.js";
+import type { HttpEnv } from "./http/http-env.js";
 import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
 import type { Logger } from "./logger.js";
@@ -15,6 +17,8 @@ export interface HangarRuntime {
   deployment: DeploymentConfig;
   log: Logger;
   streaming: RunStreaming;
+  /** The deployment's own Hono app (langgraph.json `http.app`), mounted in front of Hangar's routes. */
+  customRoutes?: Hono<HttpEnv> | null;
   /** The deployment's custom auth handlers (langgraph.json `auth.path`), or null. */
   customAuth: CustomAuthHandlers | null;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Hono } from "hono";
-import { authenticateCaller } from "../auth/authenticate-request.js";
+import { Hono, type MiddlewareHandler } from "hono";
+import { authenticateCaller, type RequestAuthentication } from "../auth/authenticate-request.js";
 import { PayloadTooLargeError } from "../domain/errors.js";
 import type { HangarRuntime } from "../runtime.js";
 import { mountRestApi } from "../rest/app.js";
@@ -9,41 +9,37 @@ import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
 import { corsMiddleware } from "./cors-policy.js";
+import { isCustomRouteAuthEnabled } from "./custom-routes.js";
 import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
 /**
- * The HTTP surface: /ok, /info and the web console's static files (always open: the console asks
- * for the key or token itself), then authentication (API key, then the deployment's custom
- * `authenticate`) and the body-size check for everything else, GraphQL at /graphql and the
- * LangGraph-compatible REST API.
+ * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
+ * /ok, /info and the web console's static files (always open: the console asks for the key or
+ * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
+ * body-size check for everything else; GraphQL at /graphql and the LangGraph-compatible REST API.
  */
 export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const { apiKeys, maxBodyBytes } = runtime.config;
+  const customRoutes = runtime.customRoutes ?? null;
+  const authenticateCustomRoutes = customRoutes !== null && isCustomRouteAuthEnabled(runtime.deployment);
 
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
+  const authentication = authenticationMiddleware(runtime, { apiKeys, customAuth: runtime.customAuth }, maxBodyBytes);
+  // Custom routes (http.app) come before everything else, as on LangGraph's server; with
+  // enable_custom_route_auth they are authenticated first like Hangar's own routes.
+  if (authenticateCustomRoutes) app.use("*", authentication);
+  if (customRoutes) app.route("/", customRoutes);
+
   if (runtime.deployment.http?.disable_meta !== true) {
     app.get("/ok", (c) => c.json({ ok: true }));
     // Open as on LangGraph's server: clients probe it before they hold credentials.
     app.get("/info", (c) => c.json(serverInfo(runtime)));
   }
   mountConsole(app, runtime.config.consoleDir, runtime.log);
-
-  const authentication = { apiKeys, customAuth: runtime.customAuth };
-  app.use("*", async (c, next) => {
-    const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
-    c.set("log", log);
-    const declaredLength = Number(c.req.header("content-length") ?? 0);
-    if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);
-    try {
-      c.set("actor", await authenticateCaller(authentication, c.req.raw, log));
-    } catch (error) {
-      return respondWithError(c, error, log);
-    }
-    await next();
-  });
+  if (!authenticateCustomRoutes) app.use("*", authentication);
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;
@@ -52,6 +48,32 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
 
   mountRestApi(app, runtime);
   return app;
+}
+
+/** Paths anyone may call: health, server info and the console's static files (they hold no data). */
+function isOpenPath(method: string, pathname: string): boolean {
+  if (method !== "GET" && method !== "HEAD") return false;
+  return pathname === "/ok" || pathname === "/info" || pathname === "/" || pathname === "/console" || pathname.startsWith("/console/");
+}
+
+/**
+ * Authentication (API key, then the deployment's custom `authenticate`) and the declared body
+ * size, for every request but the open paths; sets the request's actor and logger.
+ */
+function authenticationMiddleware(runtime: HangarRuntime, settings: RequestAuthentication, maxBodyBytes: number): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    if (isOpenPath(c.req.method, c.req.path)) return next();
+    const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
+    c.set("log", log);
+    const declaredLength = Number(c.req.header("content-length") ?? 0);
+    if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);
+    try {
+      c.set("actor", await authenticateCaller(settings, c.req.raw, log));
+    } catch (error) {
+      return respondWithError(c, error, log);
+    }
+    await next();
+  };
 }
 
 /** Yoga reads the body itself, so a chunked upload is bounded here first (413 past the limit). */

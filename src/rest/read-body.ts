@@ -16,6 +16,15 @@ export async function readJsonBody<Schema extends z.ZodType>(
   schema: Schema,
   maxBytes: number,
 ): Promise<z.infer<Schema>> {
+  if (c.req.raw.bodyUsed) {
+    // A custom route's middleware (http.app) read the body first, possibly rewriting it: Hono keeps
+    // what it parsed for the request, and that (rewritten) value is the body.
+    const parsed: unknown = await c.req.json().catch((error: unknown) => {
+      throw new InvalidInputError(`Request body is not valid JSON: ${(error as Error).message}`);
+    });
+    assertStorableText(parsed, "body");
+    return parseInput(schema, parsed, "body");
+  }
   const bytes = await readBoundedBody(c.req.raw, maxBytes);
   const text = new TextDecoder().decode(bytes).trim();
   let json: unknown = {};

@@ -57,8 +57,8 @@ describe("loadCustomAuth", () => {
 });
 
 describe("reviewDeploymentKeys", () => {
-  it("stops start-up on http.app (custom routes are not mounted) and names ignored keys", () => {
-    expect(() => reviewDeploymentKeys(deployment({ http: { app: "./app.ts:app" } }).parsed)).toThrow(/http\.app/);
+  it("names the keys Hangar ignores, and none it honours", () => {
+    expect(reviewDeploymentKeys(deployment({ http: { app: "./app.ts:app", enable_custom_route_auth: true } }).parsed).ignored).toEqual([]);
     const { ignored } = reviewDeploymentKeys(
       deployment({ node_version: "20", ui: { g: "./ui.tsx" }, http: { cors: {}, configurable_headers: {} } }).parsed,
     );

@@ -1,0 +1,40 @@
+import path from "node:path";
+import type { Hono } from "hono";
+import { splitGraphSpec, type DeploymentConfig } from "../graphs/deployment-config.js";
+import { readModuleExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
+import type { HttpEnv } from "./http-env.js";
+
+/**
+ * langgraph.json `http.app`: the deployment's own Hono app ("./file.ts:app"), loaded like the
+ * graphs (so it may use its own copy of hono). Mounted in front of Hangar's routes as LangGraph's
+ * server does: its routes win, and its middleware runs for Hangar's routes too (it may answer
+ * first, add headers, or rewrite a JSON body, which Hangar then reads as rewritten). Returns null
+ * when the deployment has none; throws, stopping start-up, naming the file when it does not load
+ * or is not a Hono app.
+ */
+export async function loadCustomRoutes(deployment: DeploymentConfig, loader: GraphModuleLoader): Promise<Hono<HttpEnv> | null> {
+  const spec = deployment.http?.app;
+  if (spec === undefined || spec === null) return null;
+  if (typeof spec !== "string" || spec.length === 0) {
+    throw new Error(`Invalid deployment config ${deployment.path}: http.app must be "./file.ts:export"`);
+  }
+  const { modulePath, exportName } = splitGraphSpec(spec);
+  const absolutePath = path.resolve(deployment.directory, modulePath);
+  let exported: unknown;
+  try {
+    exported = readModuleExport(await loader.importModule(absolutePath), exportName);
+  } catch (error) {
+    throw new Error(`Cannot load http.app "${spec}" (${absolutePath}): ${(error as Error).message}`, { cause: error });
+  }
+  // By shape: the module's hono may be another copy than Hangar's; `route()` only reads these.
+  const candidate = exported as { routes?: unknown; fetch?: unknown } | null;
+  if (typeof candidate !== "object" || candidate === null || !Array.isArray(candidate.routes) || typeof candidate.fetch !== "function") {
+    throw new Error(`http.app "${spec}" (${absolutePath}): export "${exportName}" is not a Hono app`);
+  }
+  return exported as Hono<HttpEnv>;
+}
+
+/** `http.enable_custom_route_auth`: custom routes are authenticated like Hangar's (default: not). */
+export function isCustomRouteAuthEnabled(deployment: DeploymentConfig): boolean {
+  return deployment.http?.enable_custom_route_auth === true;
+}
