@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { webhookProblem } from "../domain/webhook.js";
 import { CronEntity } from "../db/entities/cron.entity.js";
 import { insertCron } from "../db/sql/insert-cron.js";
 import { listCronsOf } from "../db/sql/list-crons-of.js";
@@ -105,14 +106,8 @@ function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void
 }
 
 function requireWebhookUrl(webhook: string | null | undefined): void {
-  if (webhook == null) return;
-  let protocol: string | null = null;
-  try {
-    protocol = new URL(webhook).protocol;
-  } catch {
-    // Reported below with the same message as a non-http URL.
-  }
-  if (protocol !== "http:" && protocol !== "https:") throw new InvalidInputError("webhook must be an http(s) URL");
+  const problem = webhook == null ? null : webhookProblem(webhook);
+  if (problem) throw new InvalidInputError(problem);
 }
 
 /**

@@ -1,4 +1,6 @@
 import type { Run } from "../domain/run.js";
+import { isServerPath } from "../domain/webhook.js";
+import { registeredLoopback } from "../http/sdk-loopback.js";
 import { runToWire } from "../rest/run-wire.js";
 import type { ServiceContext } from "../services/service-context.js";
 
@@ -13,10 +15,17 @@ const REQUEST_TIMEOUT_MS = 10_000;
  */
 export function sendRunWebhook(ctx: ServiceContext, url: string, run: Run): void {
   const body = JSON.stringify(runToWire(run));
+  // A path on this server goes in-process to its routes (custom routes, http.app); a worker
+  // without the HTTP API in its process has none to deliver to.
+  const send = isServerPath(url) ? registeredLoopback() : fetch;
+  if (!send) {
+    ctx.log.error({ url, runId: run.runId }, "webhook to a path of this server, but this process serves no HTTP API");
+    return;
+  }
   void (async () => {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        const response = await fetch(url, {
+        const response = await send(url, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body,

@@ -41,6 +41,20 @@ describe("custom routes", () => {
     expect(values).toMatchObject({ messages: [{ content: "QUIET" }, { content: "echo: QUIET" }] });
   });
 
+  it("delivers a webhook given as a path of this server to the custom route", async () => {
+    const thread = await server.client.threads.create();
+    const values = await server.client.runs.wait(thread.thread_id, "echo", {
+      input: { messages: [{ role: "user", content: "hook" }] },
+      webhook: "/custom/hook",
+    });
+    expect(values).toMatchObject({ messages: [{ content: "hook" }, { content: "echo: hook" }] });
+    await expect
+      .poll(async () => ((await (await fetch(`${server.url}/custom/hook`)).json()) as { lastWebhook: unknown }).lastWebhook, {
+        timeout: 5_000,
+      })
+      .toMatchObject({ thread_id: thread.thread_id, status: "success" });
+  });
+
   it("lets an SDK client without apiUrl reach this server in-process", async () => {
     const { threadId } = (await (await fetch(`${server.url}/custom/threads`)).json()) as { threadId: string };
     expect((await server.client.threads.get(threadId)).metadata).toEqual({ via: "loopback" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { WEBHOOK_RULE, webhookProblem } from "../../domain/webhook.js";
 import { CANCEL_ACTIONS, MULTITASK_STRATEGIES, RUN_STATUSES, STREAM_MODES } from "../../domain/run.js";
 import { THREAD_STREAM_MODES } from "../../domain/run-event.js";
 import { JsonObject, optional, QueryList } from "./common.js";
@@ -39,7 +40,7 @@ export const RunExecutionFields = {
   interrupt_before: optional(NodeList),
   interrupt_after: optional(NodeList),
   multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
-  webhook: optional(z.url({ protocol: /^https?$/, error: "webhook must be an http(s) URL" })),
+  webhook: optional(z.string().refine((webhook) => webhookProblem(webhook) === null, WEBHOOK_RULE)),
   durability: optional(z.enum(["sync", "async", "exit"])),
   checkpoint_during: optional(z.boolean()),
 };

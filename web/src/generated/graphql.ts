@@ -65,7 +65,7 @@ export type CreateCronInput = {
   threadId?: string | null | undefined;
   /** An IANA zone the schedule is read in; default UTC. */
   timezone?: string | null | undefined;
-  /** An http(s) URL that receives each finished run. */
+  /** An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives each finished run. */
   webhook?: string | null | undefined;
 };
 
@@ -98,7 +98,7 @@ export type CreateRunInput = {
   streamSubgraphs?: boolean | null | undefined;
   /** The thread to run on; omitted or null: a stateless run on a temporary thread. */
   threadId?: string | null | undefined;
-  /** An http(s) URL that receives the finished run. */
+  /** An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives the finished run. */
   webhook?: string | null | undefined;
 };
 

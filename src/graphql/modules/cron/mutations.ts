@@ -47,7 +47,7 @@ builder.relayMutationField(
       metadata: t.field({ type: "JSONObject", description: "The cron's; each firing's run carries it too, with cron_id." }),
       streamMode: t.field({ type: [StreamMode], description: "What each run's stream carries; default [VALUES]." }),
       multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "enqueue", description: "Thread crons, when the thread is busy." }),
-      webhook: t.string({ description: "An http(s) URL that receives each finished run." }),
+      webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives each finished run." }),
       interruptBefore: t.stringList(),
       interruptAfter: t.stringList(),
       endTime: t.field({ type: "DateTime", description: "No firing after this instant; must be in the future." }),

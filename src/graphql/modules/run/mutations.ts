@@ -2,6 +2,7 @@ import { InvalidInputError } from "../../../domain/errors.js";
 import type { RunCommand } from "../../../domain/run.js";
 import { runResultsService } from "../../../services/run-results.service.js";
 import { runsService, type CreateRunInput } from "../../../services/runs.service.js";
+import { webhookProblem } from "../../../domain/webhook.js";
 import { builder } from "../../builder.js";
 import { CancelAction, MultitaskStrategy, RunRef, StreamMode } from "./run.js";
 
@@ -46,13 +47,8 @@ export function nodeListOf(nodes: readonly string[] | null | undefined): string[
 
 function requireWebhookUrl(webhook: string | null | undefined): string | null {
   if (webhook == null) return null;
-  let url: URL | null = null;
-  try {
-    url = new URL(webhook);
-  } catch {
-    // Reported below with the same message as a non-http URL.
-  }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") throw new InvalidInputError("webhook must be an http(s) URL");
+  const problem = webhookProblem(webhook);
+  if (problem) throw new InvalidInputError(problem);
   return webhook;
 }
 
@@ -74,7 +70,7 @@ builder.relayMutationField(
       ifNotExists: t.field({ type: IfNotExists, defaultValue: "reject" }),
       onCompletion: t.field({ type: OnCompletion, description: "Stateless runs only; default DELETE." }),
       afterSeconds: t.int({ defaultValue: 0, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
-      webhook: t.string({ description: "An http(s) URL that receives the finished run." }),
+      webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives the finished run." }),
       interruptBefore: t.stringList({ description: 'Stop before these nodes; ["*"]: before every node.' }),
       interruptAfter: t.stringList({ description: 'Stop after these nodes; ["*"]: after every node.' }),
       checkpointId: t.string({ description: "Run from this checkpoint of the thread instead of the latest." }),
