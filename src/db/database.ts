@@ -9,6 +9,9 @@ import { BatchedStatement } from "./batched-statement.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
+/** How long a query waits for a pooled connection (an idle one, or a new one connecting). */
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
+
 export type DatabaseKind = "postgres" | "embedded";
 
 /** Every handle on the database, all over one pg pool. */
@@ -95,7 +98,15 @@ async function openPool(
   options: DatabaseOptions,
 ): Promise<{ pool: pg.Pool; kind: DatabaseKind; closePool: () => Promise<void> }> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Without a bound, a request waits forever for a connection while PostgreSQL is out of
+      // reach; with it, it fails as unavailable (db/connection-loss.ts) and the client retries.
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      // A peer that vanished without closing the socket is noticed by TCP keepalive, not never.
+      keepAlive: true,
+    });
     return { pool, kind: "postgres", closePool: () => pool.end() };
   }
   const embedded = await openEmbeddedPool(options.dataDir);
