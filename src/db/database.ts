@@ -6,6 +6,7 @@ import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
 import { BatchedStatement } from "./batched-statement.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
@@ -63,7 +64,11 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     checkpointer,
     store,
     runQueue: new BatchedStatement((runs) => enqueueRuns(dataSource.manager, runs)),
-    runOutcomes: new BatchedStatement((records) => settleRunOutcomes(dataSource.manager, records)),
+    // Guarded by the lease (… WHERE lease_owner = $worker AND status = 'running'): a retry after a
+    // lost connection records nothing twice. Enqueueing is not idempotent and is not retried.
+    runOutcomes: new BatchedStatement((records) =>
+      withRetry(() => settleRunOutcomes(dataSource.manager, records), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
+    ),
     isOwnBackend: (pid) => ownBackends.has(pid),
     async connectOutsidePool() {
       if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CuttableProxy } from "../helpers/cuttable-proxy.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -81,4 +82,43 @@ describe("the database out of reach", () => {
       expect(JSON.stringify(result)).toContain("echo: back");
     }, 60_000);
   }
+});
+
+describe("runs in flight across a database blip", () => {
+  it("pause and finish once it is back: no run fails, none runs again, none waits for its lease", async () => {
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const thread = await server.client.threads.create();
+        const run = await server.client.runs.create(thread.thread_id, "slow", { input: { messages: [] }, context: { step_ms: 700 } });
+        return { threadId: thread.thread_id, runId: run.run_id };
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    await proxy.cut("reset");
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await proxy.restore();
+    const restoredAt = Date.now();
+    await Promise.all(runs.map((run) => server.client.runs.join(run.threadId, run.runId)));
+    // The lease is 30 s: a run left to its lease's expiry would take that long.
+    expect(Date.now() - restoredAt).toBeLessThan(15_000);
+
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ status: string; attempt: number }>("SELECT status, attempt FROM runs WHERE run_id = ANY($1::uuid[])", [
+        runs.map((run) => run.runId),
+      ]);
+      expect(rows).toEqual(runs.map(() => ({ status: "success", attempt: 1 })));
+    } finally {
+      await client.end();
+    }
+    for (const run of runs) {
+      const state = await server.client.threads.getState(run.threadId);
+      expect((state.values as { messages: Array<{ content: string }> }).messages.map((message) => message.content)).toEqual([
+        "first done",
+        "second done",
+        "third done",
+      ]);
+    }
+  }, 60_000);
 });
