@@ -3,7 +3,6 @@ import { parseArgs } from "node:util";
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
 import { migrateOnly, startHangar } from "./main.js";
-import { poolRandomValues, snapshotEnvironment } from "./process-tuning.js";
 import { HANGAR_VERSION } from "./version.js";
 
 const HELP = `hangar ${HANGAR_VERSION}: a self-hosted server for LangGraph.js agents
@@ -70,8 +69,6 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
-  snapshotEnvironment();
-  poolRandomValues();
   const hangar = await startHangar(config, log);
   // First signal: graceful shutdown; a second one forces the exit.
   let signalled = false;
