@@ -1,11 +1,11 @@
 import { RunStampingCheckpointer } from "./checkpointer.js";
-import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import pg from "pg";
 import type { DataSource } from "typeorm";
 import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
 import { BatchedStatement } from "./batched-statement.js";
+import { HangarStore, type HangarStoreOptions } from "./hangar-store.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
@@ -21,7 +21,7 @@ export interface Database {
   pool: pg.Pool;
   dataSource: DataSource;
   checkpointer: RunStampingCheckpointer;
-  store: PostgresStore;
+  store: HangarStore;
   /** Queues runs (enqueueRuns), batched across the requests of this process. */
   runQueue: BatchedStatement<RunToEnqueue, EnqueueOutcome>;
   /** Records finished runs (settleRunOutcomes), batched across the runs of this process. */
@@ -41,6 +41,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Connections in the PostgreSQL pool (ignored for the embedded database, always 1). */
   poolSize?: number;
+  /** The deployment's `store` settings (semantic index, TTLs). */
+  store?: HangarStoreOptions;
 }
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
@@ -55,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     throw error;
   }
   const checkpointer = new RunStampingCheckpointer(pool);
-  const store = createStoreOnPool(pool);
+  const store = new HangarStore(pool, options.store);
   log.info({ database: kind }, "database connected");
   return {
     kind,
@@ -116,17 +118,4 @@ async function openPool(
   }
   const embedded = await openEmbeddedPool(options.dataDir);
   return { pool: embedded.pool, kind: "embedded", closePool: () => embedded.close() };
-}
-
-/**
- * PostgresStore takes connection options, not a pool, and builds its own pool lazily (nothing
- * connects until used). We swap in the shared pool before first use so the store never opens a
- * second connection (fatal on PGlite).
- */
-function createStoreOnPool(pool: pg.Pool): PostgresStore {
-  const store = new PostgresStore({ connectionOptions: {} });
-  const core = (store as unknown as { core: { pool: pg.Pool } }).core;
-  void core.pool.end().catch(() => undefined);
-  core.pool = pool;
-  return store;
 }

@@ -7,6 +7,7 @@ import { CreateRunFunctions1763760020000 } from "../../migrations/1763760020000-
 import { CreateCrons1763760030000 } from "../../migrations/1763760030000-create-crons.js";
 import { AddRunsCronId1763760031000 } from "../../migrations/1763760031000-add-runs-cron-id.js";
 import { CheckAssistantOnEnqueue1763760040000 } from "../../migrations/1763760040000-check-assistant-on-enqueue.js";
+import { CreateStoreItems1763760050000 } from "../../migrations/1763760050000-create-store-items.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CreateCrons1763760030000,
   AddRunsCronId1763760031000,
   CheckAssistantOnEnqueue1763760040000,
+  CreateStoreItems1763760050000,
 ];

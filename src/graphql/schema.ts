@@ -15,5 +15,6 @@ import "./modules/trace/queries.js";
 import "./modules/trace/usage-summary.js";
 import "./modules/model-price.js";
 import "./modules/viewer.js";
+import "./modules/store-item.js";
 
 export const schema = builder.toSchema();

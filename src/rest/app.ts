@@ -8,6 +8,7 @@ import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
+import { storeRoutes } from "./routes/store.js";
 import { threadRunRoutes } from "./routes/thread-runs.js";
 import { threadRoutes } from "./routes/threads.js";
 import { tracingRoutes } from "./routes/tracing.js";
@@ -35,6 +36,7 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   if (runs) app.route("/runs/crons", cronRoutes(runtime));
   if (runs) app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
+  app.route("/store", storeRoutes(runtime));
 
   app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
   app.notFound((c) =>

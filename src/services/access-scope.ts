@@ -51,8 +51,9 @@ export function stampedMetadata(value: Record<string, unknown>): Record<string, 
 
 /**
  * For resources custom auth has no handlers for and that span every user (the trace store holds
- * the inputs and outputs of everyone's runs; model prices are the deployment's): a user signed
- * in through the deployment's `authenticate` may not use them. Operators call with an API key
+ * the inputs and outputs of everyone's runs, and what is ingested shows in everyone's costs;
+ * model prices are the deployment's): a user signed in through the deployment's `authenticate`
+ * may not use them. (Hangar records its own graph runs' traces as the system, not as the user.) Operators call with an API key
  * (HANGAR_API_KEYS), and deployments without custom auth are unaffected.
  */
 export function requireOperator(ctx: ServiceContext, what: string): void {

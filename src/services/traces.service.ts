@@ -68,7 +68,8 @@ export const tracesService = {
    * Stores posts and patches (LangSmith run operations) and derives messages, usage and costs.
    * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this.
    */
-  ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+  async ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+    requireOperator(ctx, "Trace ingestion and reads");
     return ingestTraceRuns(ctx, input);
   },
 

@@ -27,12 +27,12 @@ async function query<T extends pg.QueryResultRow>(sql: string, params: unknown[]
 }
 
 describe("migrations", () => {
-  it("creates Hangar's tables and the LangGraph checkpoint and store tables in one database", async () => {
+  it("creates Hangar's tables and the LangGraph checkpoint tables and the store tables in one database", async () => {
     const tables = await query<{ tablename: string }>(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     );
     const names = tables.map((row) => row.tablename);
-    for (const expected of ["assistants", "assistant_versions", "threads", "hangar_migrations", "checkpoints", "checkpoint_writes", "store"]) {
+    for (const expected of ["assistants", "assistant_versions", "threads", "hangar_migrations", "checkpoints", "checkpoint_writes", "store_items", "store_vectors"]) {
       expect(names).toContain(expected);
     }
   });

@@ -90,15 +90,6 @@ CREATE FUNCTION public.hangar_settle_run(p_run_id uuid, p_worker_id text, p_stat
         RETURN QUERY SELECT true, v_active;
       END $$;
 
-CREATE FUNCTION public.update_updated_at_column() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-    BEGIN
-      NEW.updated_at = CURRENT_TIMESTAMP;
-      RETURN NEW;
-    END;
-    $$;
-
 CREATE TABLE public.assistant_versions (
     assistant_id uuid NOT NULL,
     version integer NOT NULL,
@@ -239,17 +230,24 @@ CREATE TABLE public.runs (
     CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))
 );
 
-CREATE TABLE public.store (
-    namespace_path text NOT NULL,
+CREATE TABLE public.store_items (
+    namespace text[] NOT NULL,
     key text NOT NULL,
     value jsonb NOT NULL,
-    created_at timestamp with time zone DEFAULT CURRENT_TIMESTAMP,
-    updated_at timestamp with time zone DEFAULT CURRENT_TIMESTAMP,
-    expires_at timestamp with time zone
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    ttl_minutes double precision,
+    expires_at timestamp with time zone,
+    CONSTRAINT store_items_namespace_check CHECK ((cardinality(namespace) > 0)),
+    CONSTRAINT store_items_ttl_minutes_check CHECK ((ttl_minutes > (0)::double precision)),
+    CONSTRAINT store_items_value_check CHECK ((jsonb_typeof(value) = 'object'::text))
 );
 
-CREATE TABLE public.store_migrations (
-    v integer NOT NULL
+CREATE TABLE public.store_vectors (
+    namespace text[] NOT NULL,
+    key text NOT NULL,
+    field_path text NOT NULL,
+    embedding real[] NOT NULL
 );
 
 CREATE TABLE public.threads (
@@ -351,11 +349,11 @@ ALTER TABLE ONLY public.run_events
 ALTER TABLE ONLY public.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (run_id);
 
-ALTER TABLE ONLY public.store_migrations
-    ADD CONSTRAINT store_migrations_pkey PRIMARY KEY (v);
+ALTER TABLE ONLY public.store_items
+    ADD CONSTRAINT store_items_pkey PRIMARY KEY (namespace, key);
 
-ALTER TABLE ONLY public.store
-    ADD CONSTRAINT store_pkey PRIMARY KEY (namespace_path, key);
+ALTER TABLE ONLY public.store_vectors
+    ADD CONSTRAINT store_vectors_pkey PRIMARY KEY (namespace, key, field_path);
 
 ALTER TABLE ONLY public.threads
     ADD CONSTRAINT threads_pkey PRIMARY KEY (thread_id);
@@ -377,12 +375,6 @@ CREATE INDEX crons_due_idx ON public.crons USING btree (next_run_date) WHERE (en
 
 CREATE INDEX crons_thread_idx ON public.crons USING btree (thread_id, created_at) WHERE (thread_id IS NOT NULL);
 
-CREATE INDEX idx_store_expires_at ON public.store USING btree (expires_at) WHERE (expires_at IS NOT NULL);
-
-CREATE INDEX idx_store_namespace_path ON public.store USING btree (namespace_path);
-
-CREATE INDEX idx_store_value_gin ON public.store USING gin (value);
-
 CREATE INDEX model_prices_effective_from_idx ON public.model_prices USING btree (effective_from);
 
 CREATE INDEX run_events_created_at_idx ON public.run_events USING btree (created_at);
@@ -398,6 +390,10 @@ CREATE INDEX runs_pending_idx ON public.runs USING btree (run_after, created_at)
 CREATE INDEX runs_running_lease_idx ON public.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
 
 CREATE INDEX runs_thread_idx ON public.runs USING btree (thread_id, created_at DESC);
+
+CREATE INDEX store_items_expires_idx ON public.store_items USING btree (expires_at) WHERE (expires_at IS NOT NULL);
+
+CREATE INDEX store_items_value_idx ON public.store_items USING gin (value jsonb_path_ops);
 
 CREATE INDEX threads_assistant_id_idx ON public.threads USING btree (((metadata ->> 'assistant_id'::text)));
 
@@ -425,8 +421,6 @@ CREATE TRIGGER crons_announce_change AFTER INSERT OR DELETE OR UPDATE OF schedul
 
 CREATE TRIGGER runs_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.runs FOR EACH ROW EXECUTE FUNCTION public.hangar_announce_run_change();
 
-CREATE TRIGGER update_store_updated_at BEFORE UPDATE ON public.store FOR EACH ROW EXECUTE FUNCTION public.update_updated_at_column();
-
 ALTER TABLE ONLY public.assistant_versions
     ADD CONSTRAINT assistant_versions_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;
 
@@ -444,3 +438,6 @@ ALTER TABLE ONLY public.runs
 
 ALTER TABLE ONLY public.runs
     ADD CONSTRAINT runs_thread_id_fkey FOREIGN KEY (thread_id) REFERENCES public.threads(thread_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.store_vectors
+    ADD CONSTRAINT store_vectors_namespace_key_fkey FOREIGN KEY (namespace, key) REFERENCES public.store_items(namespace, key) ON DELETE CASCADE;

@@ -1,0 +1,264 @@
+import {
+  BaseStore,
+  getTextAtPath,
+  type Item,
+  type ListNamespacesOperation,
+  type Operation,
+  type OperationResults,
+  type PutOperation,
+  type SearchItem,
+  type SearchOperation,
+} from "@langchain/langgraph-checkpoint";
+import type { AuthFilters } from "../auth/auth-types.js";
+import { parseStoreFilter, type StoreFilterCondition, type StoreItem } from "../domain/store.js";
+import { countStoreItems } from "./sql/count-store-items.js";
+import { countStoreNamespaces } from "./sql/count-store-namespaces.js";
+import { deleteExpiredStoreItems } from "./sql/delete-expired-store-items.js";
+import { deleteStoreItem } from "./sql/delete-store-item.js";
+import { getStoreItem } from "./sql/get-store-item.js";
+import { listStoreNamespaces } from "./sql/list-store-namespaces.js";
+import { searchStoreItems } from "./sql/search-store-items.js";
+import { toStoreItem, type SqlClient } from "./sql/store-sql.js";
+import { upsertStoreItem } from "./sql/upsert-store-item.js";
+
+/** What semantic search needs of an embeddings model (LangChain's Embeddings has both). */
+export interface StoreEmbeddings {
+  embedDocuments(texts: string[]): Promise<number[][]>;
+  embedQuery(text: string): Promise<number[]>;
+}
+
+/** langgraph.json `store.index`, resolved. */
+export interface StoreIndexConfig {
+  embeddings: StoreEmbeddings;
+  dims: number;
+  /** Field paths embedded by default; `$` is the whole value. */
+  fields: string[];
+  /** How the deployment named its embeddings (`openai:text-embedding-3-small`, `./embed.ts:embed`). */
+  provider: string;
+}
+
+/** langgraph.json `store.ttl`, in minutes. */
+export interface StoreTtlConfig {
+  defaultTtlMinutes: number | null;
+  refreshOnRead: boolean;
+}
+
+export interface HangarStoreOptions {
+  index?: StoreIndexConfig;
+  ttl?: StoreTtlConfig;
+}
+
+/** The embeddings provider failed or answered vectors of the wrong size; nothing was written. */
+export class EmbeddingProviderError extends Error {
+  constructor(
+    readonly provider: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`Embeddings provider ${provider} failed: ${message}`, options);
+    this.name = "EmbeddingProviderError";
+  }
+}
+
+export interface StorePutInput {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown>;
+  /** undefined: the deployment's fields; false: not indexed; else these field paths. */
+  index?: false | string[];
+  /** undefined: the deployment's default TTL; null: never expires. */
+  ttlMinutes?: number | null;
+  access?: AuthFilters;
+}
+
+export interface StoreSearchInput {
+  namespacePrefix: string[];
+  filter: StoreFilterCondition[];
+  limit: number;
+  offset: number;
+  query?: string;
+  refreshTtl?: boolean;
+  access?: AuthFilters;
+}
+
+export interface StoreNamespacesInput {
+  prefix: string[];
+  suffix: string[];
+  maxDepth?: number;
+  limit: number;
+  offset: number;
+  access?: AuthFilters;
+}
+
+/**
+ * Hangar's Store: LangGraph's public BaseStore contract (what graphs get as `config.store` /
+ * `runtime.store`) on the store_items / store_vectors tables of Hangar's migrations, plus the
+ * richer calls the API's store service makes (auth filters, TTLs, scores). Both go through the
+ * same statements, so what a graph writes is what the API reads, in every process.
+ */
+export class HangarStore extends BaseStore {
+  private index: StoreIndexConfig | undefined;
+  private ttl: StoreTtlConfig;
+
+  constructor(
+    private readonly client: SqlClient,
+    options: HangarStoreOptions = {},
+  ) {
+    super();
+    this.index = options.index;
+    this.ttl = options.ttl ?? { defaultTtlMinutes: null, refreshOnRead: true };
+  }
+
+  /**
+   * Called after migrations (db/migrate.ts). The tables are the migrations'; what remains is
+   * per deployment: the vector search of a configured index (see db/store-vector-index.ts).
+   */
+  async setup(): Promise<void> {
+    return undefined;
+  }
+
+  get indexConfig(): StoreIndexConfig | undefined {
+    return this.index;
+  }
+
+  get ttlConfig(): StoreTtlConfig {
+    return this.ttl;
+  }
+
+  /** The item as written; null, writing nothing, when an existing item does not match `access`. */
+  async putItem(input: StorePutInput): Promise<StoreItem | null> {
+    const embeddings = await this.embedValue(input.value, input.index);
+    const ttlMinutes = input.ttlMinutes === undefined ? this.ttl.defaultTtlMinutes : input.ttlMinutes;
+    const row = await upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings });
+    return row ? toStoreItem(row) : null;
+  }
+
+  async getItem(input: { namespace: string[]; key: string; refreshTtl?: boolean; access?: AuthFilters }): Promise<StoreItem | null> {
+    const row = await getStoreItem(this.client, { ...input, refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead });
+    return row ? toStoreItem(row) : null;
+  }
+
+  async deleteItem(input: { namespace: string[]; key: string; access?: AuthFilters }): Promise<boolean> {
+    return deleteStoreItem(this.client, input);
+  }
+
+  async searchItems(input: StoreSearchInput): Promise<StoreItem[]> {
+    const queryVector = input.query !== undefined && this.index ? await this.embedQuery(this.index, input.query) : undefined;
+    const rows = await searchStoreItems(this.client, {
+      ...input,
+      queryVector,
+      refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead,
+    });
+    return rows.map(toStoreItem);
+  }
+
+  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access">): Promise<number> {
+    return countStoreItems(this.client, input);
+  }
+
+  async listNamespacePaths(input: StoreNamespacesInput): Promise<string[][]> {
+    return listStoreNamespaces(this.client, input);
+  }
+
+  async countNamespaces(input: Omit<StoreNamespacesInput, "limit" | "offset">): Promise<number> {
+    return countStoreNamespaces(this.client, input);
+  }
+
+  /** Deletes expired items in batches; only one process sweeps at a time (see the statement). */
+  async sweepExpired(batchSize = 1000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await deleteExpiredStoreItems(this.client, batchSize);
+      total += deleted;
+      if (deleted < batchSize) return total;
+    }
+  }
+
+  /** LangGraph's batch: the operations in order, each as BaseStore defines it. */
+  async batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+    const results: unknown[] = [];
+    for (const operation of operations) results.push(await this.runOperation(operation));
+    return results as OperationResults<Op>;
+  }
+
+  private async runOperation(operation: Operation): Promise<Item | SearchItem[] | string[][] | null | void> {
+    if ("value" in operation) return this.runPut(operation);
+    if ("namespacePrefix" in operation) return this.runSearch(operation);
+    if ("key" in operation) return toItem(await this.getItem({ namespace: operation.namespace, key: operation.key }));
+    return this.runListNamespaces(operation);
+  }
+
+  private async runPut(operation: PutOperation): Promise<void> {
+    if (operation.value === null) {
+      await this.deleteItem({ namespace: operation.namespace, key: operation.key });
+      return;
+    }
+    await this.putItem({ namespace: operation.namespace, key: operation.key, value: operation.value, index: operation.index });
+  }
+
+  private async runSearch(operation: SearchOperation): Promise<SearchItem[]> {
+    const items = await this.searchItems({
+      namespacePrefix: operation.namespacePrefix,
+      filter: parseStoreFilter(operation.filter),
+      limit: operation.limit ?? 10,
+      offset: operation.offset ?? 0,
+      query: operation.query,
+    });
+    return items.map((item) => ({ ...toItem(item)!, ...(item.score != null ? { score: item.score } : {}) }));
+  }
+
+  private runListNamespaces(operation: ListNamespacesOperation): Promise<string[][]> {
+    const conditions = operation.matchConditions ?? [];
+    return this.listNamespacePaths({
+      prefix: conditions.find((condition) => condition.matchType === "prefix")?.path ?? [],
+      suffix: conditions.find((condition) => condition.matchType === "suffix")?.path ?? [],
+      maxDepth: operation.maxDepth,
+      limit: operation.limit,
+      offset: operation.offset,
+    });
+  }
+
+  /** One vector per text of each indexed field (a list field gives one per element). */
+  private async embedValue(value: Record<string, unknown>, index: false | string[] | undefined) {
+    const config = this.index;
+    if (!config || index === false) return [];
+    const texts: Array<{ fieldPath: string; text: string }> = [];
+    for (const path of index ?? config.fields) {
+      const found = path === "$" ? [JSON.stringify(value)] : getTextAtPath(value, path);
+      found.forEach((text, position) => texts.push({ fieldPath: found.length > 1 ? `${path}.${position}` : path, text }));
+    }
+    if (texts.length === 0) return [];
+    let vectors: number[][];
+    try {
+      vectors = await config.embeddings.embedDocuments(texts.map((entry) => entry.text));
+    } catch (error) {
+      throw new EmbeddingProviderError(config.provider, (error as Error)?.message ?? String(error), { cause: error });
+    }
+    if (vectors.length !== texts.length) {
+      throw new EmbeddingProviderError(config.provider, `returned ${vectors.length} vectors for ${texts.length} texts`);
+    }
+    return texts.map((entry, position) => ({ fieldPath: entry.fieldPath, vector: checkDims(config, vectors[position]) }));
+  }
+
+  private async embedQuery(config: StoreIndexConfig, query: string): Promise<number[]> {
+    let vector: number[];
+    try {
+      vector = await config.embeddings.embedQuery(query);
+    } catch (error) {
+      throw new EmbeddingProviderError(config.provider, (error as Error)?.message ?? String(error), { cause: error });
+    }
+    return checkDims(config, vector);
+  }
+}
+
+function checkDims(config: StoreIndexConfig, vector: number[] | undefined): number[] {
+  if (!Array.isArray(vector) || vector.length !== config.dims || !vector.every(Number.isFinite)) {
+    throw new EmbeddingProviderError(config.provider, `returned a vector that is not ${config.dims} finite numbers (store.index.dims)`);
+  }
+  return vector;
+}
+
+function toItem(item: StoreItem | null): Item | null {
+  if (!item) return null;
+  return { namespace: item.namespace, key: item.key, value: item.value, createdAt: item.createdAt, updatedAt: item.updatedAt };
+}

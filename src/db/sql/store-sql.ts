@@ -1,0 +1,152 @@
+import type pg from "pg";
+import type { AuthFilters } from "../../auth/auth-types.js";
+import { authFiltersAsContainment } from "../../auth/auth-filters.js";
+import type { StoreFilterCondition } from "../../domain/store.js";
+
+/**
+ * Shared pieces of the store statements (store items are read and written through the pool,
+ * never TypeORM: graphs reach them through db/hangar-store.ts, outside any request).
+ */
+export type SqlClient = Pick<pg.Pool, "query">;
+
+/** Row shape of every statement that returns items. */
+export interface StoreItemRow {
+  namespace: string[];
+  key: string;
+  value: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+  expires_at: Date | null;
+  score?: number | null;
+}
+
+export const STORE_ITEM_COLUMNS = "i.namespace, i.key, i.value, i.created_at, i.updated_at, i.expires_at";
+
+/** Numbered parameters of one statement: values only ever enter SQL through `add`. */
+export class SqlParameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Expired items are invisible from the moment they expire, swept or not. */
+export const ITEM_IS_LIVE = "(i.expires_at IS NULL OR i.expires_at > now())";
+
+/** Items whose namespace starts with `prefix` ([] matches every item). */
+export function namespaceHasPrefix(prefix: string[], parameters: SqlParameters): string {
+  if (prefix.length === 0) return "true";
+  return `i.namespace[1:${prefix.length}] = ${parameters.add(prefix)}::text[]`;
+}
+
+/**
+ * The auth handler's filters over the item's view `{...value, namespace, key}`:
+ * `namespace: {$contains: x}` asks for the label(s) x in the namespace, a plain or `$eq`
+ * namespace for the dot-joined namespace, `key` for the key, anything else for the value's own
+ * fields (one jsonb containment, which the GIN index on value answers).
+ */
+export function matchesAccessFilters(filters: AuthFilters | undefined, parameters: SqlParameters): string {
+  if (!filters) return "true";
+  const conditions: string[] = [];
+  const valueFilters: AuthFilters = {};
+  for (const [field, condition] of Object.entries(filters)) {
+    const equals = typeof condition === "string" ? condition : condition.$eq;
+    const contains = typeof condition === "string" ? undefined : condition.$contains;
+    if (field === "namespace") {
+      if (equals !== undefined) conditions.push(`array_to_string(i.namespace, '.') = ${parameters.add(equals)}`);
+      if (contains !== undefined) {
+        conditions.push(`i.namespace @> ${parameters.add(Array.isArray(contains) ? contains : [contains])}::text[]`);
+      }
+    } else if (field === "key") {
+      if (equals !== undefined) conditions.push(`i.key = ${parameters.add(equals)}`);
+      // A key is a string, never an array: $contains cannot match it.
+      if (contains !== undefined) conditions.push("false");
+    } else {
+      valueFilters[field] = condition;
+    }
+  }
+  if (Object.keys(valueFilters).length > 0) {
+    conditions.push(`i.value @> ${parameters.add(JSON.stringify(authFiltersAsContainment(valueFilters)))}::jsonb`);
+  }
+  return conditions.length > 0 ? conditions.join(" AND ") : "true";
+}
+
+const COMPARISON_SQL = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=" } as const;
+
+/**
+ * The `filter` of a search. Equality is jsonb equality (so 1 and 1.0 match, "1" does not);
+ * ordering compares only values of the operand's JSON type (numbers as numbers, strings as
+ * strings), never across types as jsonb's own ordering would.
+ */
+export function matchesValueFilter(conditions: StoreFilterCondition[], parameters: SqlParameters): string {
+  const parts = conditions.map(({ path, operator, operand }) => {
+    const field = `(i.value #> ${parameters.add(path)}::text[])`;
+    const json = `${parameters.add(JSON.stringify(operand ?? null))}::jsonb`;
+    if (operator === "$eq") return `${field} = ${json}`;
+    if (operator === "$ne") return `${field} IS DISTINCT FROM ${json}`;
+    return `(jsonb_typeof(${field}) = jsonb_typeof(${json}) AND ${field} ${COMPARISON_SQL[operator]} ${json})`;
+  });
+  return parts.length > 0 ? parts.join(" AND ") : "true";
+}
+
+export interface StoreNamespaceListing {
+  /** Labels the namespace must start with; `*` matches any one label. */
+  prefix: string[];
+  /** Labels the namespace must end with; `*` matches any one label. */
+  suffix: string[];
+  /** Namespaces deeper than this are cut to their first `maxDepth` labels (then deduplicated). */
+  maxDepth?: number;
+  limit: number;
+  offset: number;
+  access?: AuthFilters;
+}
+
+/** The WHERE of a namespace listing: live items the caller may see, matching prefix and suffix. */
+export function namespaceListingConditions(listing: Omit<StoreNamespaceListing, "limit" | "offset">, parameters: SqlParameters): string {
+  const where = [ITEM_IS_LIVE, matchesAccessFilters(listing.access, parameters)];
+  const patternLength = Math.max(listing.prefix.length, listing.suffix.length);
+  if (patternLength > 0) where.push(`cardinality(i.namespace) >= ${parameters.add(patternLength)}`);
+  listing.prefix.forEach((label, index) => {
+    if (label !== "*") where.push(`i.namespace[${index + 1}] = ${parameters.add(label)}`);
+  });
+  listing.suffix.forEach((label, index) => {
+    const fromEnd = listing.suffix.length - index - 1;
+    if (label !== "*") where.push(`i.namespace[cardinality(i.namespace) - ${fromEnd}] = ${parameters.add(label)}`);
+  });
+  return where.join(" AND ");
+}
+
+export interface StoreItemSearch {
+  namespacePrefix: string[];
+  filter: StoreFilterCondition[];
+  limit: number;
+  offset: number;
+  /** The query's embedding: results carry a cosine similarity score and rank by it. */
+  queryVector?: number[];
+  refreshTtl: boolean;
+  access?: AuthFilters;
+}
+
+/** The WHERE of a search: live items under the prefix that match the filter and the caller's access. */
+export function itemSearchConditions(search: Pick<StoreItemSearch, "namespacePrefix" | "filter" | "access">, parameters: SqlParameters): string {
+  return [
+    namespaceHasPrefix(search.namespacePrefix, parameters),
+    ITEM_IS_LIVE,
+    matchesValueFilter(search.filter, parameters),
+    matchesAccessFilters(search.access, parameters),
+  ].join(" AND ");
+}
+
+export function toStoreItem(row: StoreItemRow) {
+  return {
+    namespace: row.namespace,
+    key: row.key,
+    value: row.value,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    ...(row.score !== undefined ? { score: row.score === null ? null : Number(row.score) } : {}),
+  };
+}
