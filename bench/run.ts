@@ -14,8 +14,8 @@
  * - crons (bench/crons.ts): 10,000 crons due at one minute boundary: firing lag p50/p99, the
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
- * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, with and without the
- *   CLI's process tuning; BENCH_GRAPH_PAIRS, BENCH_GRAPH_RUNS.
+ * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, the floor under the
+ *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */

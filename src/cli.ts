@@ -2,8 +2,6 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "./config.js";
 import { createLogger } from "./logger.js";
-import { migrateOnly, startHangar } from "./main.js";
-import { poolRandomValues, snapshotEnvironment } from "./process-tuning.js";
 import { HANGAR_VERSION } from "./version.js";
 
 const HELP = `hangar ${HANGAR_VERSION}: a self-hosted server for LangGraph.js agents
@@ -63,6 +61,8 @@ async function main(argv: string[]): Promise<number> {
   const log = createLogger(config.logLevel);
 
   if (command === "migrate") {
+    // Only the database layer: loading the whole server would double this command's start-up.
+    const { migrateOnly } = await import("./db/migrate.js");
     await migrateOnly(config, log);
     return 0;
   }
@@ -70,8 +70,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
-  snapshotEnvironment();
-  poolRandomValues();
+  const { startHangar } = await import("./main.js");
   const hangar = await startHangar(config, log);
   // First signal: graceful shutdown; a second one forces the exit.
   let signalled = false;

@@ -154,16 +154,6 @@ async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<
   return `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
 }
 
-/** `hangar migrate`: apply migrations and exit. */
-export async function migrateOnly(config: Readonly<HangarConfig>, log: Logger): Promise<string[]> {
-  const db: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, log);
-  try {
-    return await migrateDatabase(db, log);
-  } finally {
-    await db.close();
-  }
-}
-
 async function releaseAll(releasers: Array<() => Promise<void>>, log: Logger): Promise<void> {
   for (const release of releasers.reverse()) {
     try {

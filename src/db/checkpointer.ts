@@ -11,6 +11,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { RunCheckpointMemory } from "./run-checkpoint-memory.js";
 import { GroupCommit } from "./group-commit.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { writeCheckpointBatch, type CheckpointBatchItem } from "./sql/write-checkpoint-batch.js";
 
 const TEXT_DECODER = new TextDecoder();
@@ -74,7 +75,8 @@ export class RunStampingCheckpointer extends PostgresSaver {
   constructor(sqlPool: pg.Pool) {
     super(withPreparedReads(sqlPool));
     this.batch = new GroupCommit({
-      write: (items) => this.writeBatch(sqlPool, items),
+      // Upserts with PostgresSaver's conflict rules: idempotent, so a lost connection is waited out.
+      write: (items) => withRetry(() => this.writeBatch(sqlPool, items), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
       delayMs: 0,
       maxBatch: 500,
       // Every checkpoint write is submitted (awaited by LangGraph), so failures reach it directly.

@@ -6,8 +6,12 @@ import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
 import { BatchedStatement } from "./batched-statement.js";
 import { HangarStore, type HangarStoreOptions } from "./hangar-store.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
+
+/** How long a query waits for a pooled connection (an idle one, or a new one connecting). */
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
 
 export type DatabaseKind = "postgres" | "embedded";
 
@@ -62,7 +66,11 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     checkpointer,
     store,
     runQueue: new BatchedStatement((runs) => enqueueRuns(dataSource.manager, runs)),
-    runOutcomes: new BatchedStatement((records) => settleRunOutcomes(dataSource.manager, records)),
+    // Guarded by the lease (… WHERE lease_owner = $worker AND status = 'running'): a retry after a
+    // lost connection records nothing twice. Enqueueing is not idempotent and is not retried.
+    runOutcomes: new BatchedStatement((records) =>
+      withRetry(() => settleRunOutcomes(dataSource.manager, records), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
+    ),
     isOwnBackend: (pid) => ownBackends.has(pid),
     async connectOutsidePool() {
       if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");
@@ -97,7 +105,15 @@ async function openPool(
   options: DatabaseOptions,
 ): Promise<{ pool: pg.Pool; kind: DatabaseKind; closePool: () => Promise<void> }> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      // Without a bound, a request waits forever for a connection while PostgreSQL is out of
+      // reach; with it, it fails as unavailable (db/connection-loss.ts) and the client retries.
+      connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+      // A peer that vanished without closing the socket is noticed by TCP keepalive, not never.
+      keepAlive: true,
+    });
     return { pool, kind: "postgres", closePool: () => pool.end() };
   }
   const embedded = await openEmbeddedPool(options.dataDir);

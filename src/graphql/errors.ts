@@ -1,6 +1,7 @@
 import { PothosValidationError } from "@pothos/core";
 import type { GraphQLError } from "graphql";
 import { createGraphQLError, maskError as maskUnexpectedError, type MaskError } from "graphql-yoga";
+import { asUnavailableError } from "../db/connection-loss.js";
 import { AppError, coerceError, type AppErrorCode } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
 
@@ -12,6 +13,7 @@ export type GraphqlErrorCode = AppErrorCode;
  * every error of every operation, over HTTP and WebSocket alike):
  * - AppError → its message with `extensions.code` (NOT_FOUND, CONFLICT, INVALID_INPUT, …),
  *   logged at warn;
+ * - a lost database connection (db/connection-loss.ts) → UNAVAILABLE;
  * - Pothos input validation (malformed global ID or cursor) → INVALID_INPUT;
  * - GraphQL's own errors (syntax, validation, variable coercion) pass through unchanged;
  * - anything else is masked as "Unexpected error." and logged at error; the original is attached
@@ -50,7 +52,9 @@ function expectedCause(error: unknown): { code: GraphqlErrorCode; message: strin
     if (current instanceof PothosValidationError) return { code: "INVALID_INPUT", message: current.message };
     current = (current as { originalError?: unknown }).originalError;
   }
-  return null;
+  // A lost database connection, as the db layer classifies it: UNAVAILABLE, retry later.
+  const unavailable = asUnavailableError(error);
+  return unavailable && { code: unavailable.code, message: unavailable.message };
 }
 
 function rootCause(error: unknown): unknown {

@@ -18,7 +18,7 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
-  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing"]) {
+  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing", "/store"]) {
     app.use(`${prefix}/*`, async (c, next) => {
       assertStorableUrl(c);
       await next();

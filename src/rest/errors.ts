@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { asUnavailableError } from "../db/connection-loss.js";
 import { AppError, AuthRefusalError, coerceError, type AppErrorCode } from "../domain/errors.js";
 import type { Logger } from "../logger.js";
 
@@ -15,9 +16,13 @@ const STATUS_BY_CODE: Record<AppErrorCode, ContentfulStatusCode> = {
   INTERNAL: 500,
 };
 
+/** Seconds a client should wait before retrying after a 503 (a database blip is usually short). */
+const RETRY_AFTER_SECONDS = 5;
+
 /**
  * The only place REST turns errors into responses: every error body is {"detail": "..."}.
- * Expected errors (AppError) log at warn; anything else is masked as a 500 and logged at error.
+ * Expected errors (AppError) log at warn; a lost database connection (classified by the db layer)
+ * is UNAVAILABLE, 503 with Retry-After; anything else is masked as a 500 and logged at error.
  */
 export function respondWithError(c: Context, error: unknown, log: Logger): Response {
   if (error instanceof AuthRefusalError) {
@@ -29,21 +34,17 @@ export function respondWithError(c: Context, error: unknown, log: Logger): Respo
       ...error.headers,
     });
   }
-  if (error instanceof AppError) {
-    const status = STATUS_BY_CODE[error.code];
-    log.warn({ code: error.code, status, path: c.req.path }, error.message);
-    return c.json({ detail: error.message }, status);
+  const expected = error instanceof AppError ? error : asUnavailableError(error);
+  if (expected) {
+    const status = STATUS_BY_CODE[expected.code];
+    if (expected.code === "UNAVAILABLE") {
+      log.error({ err: coerceError(error), path: c.req.path }, "database unavailable");
+      c.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    } else {
+      log.warn({ code: expected.code, status, path: c.req.path }, expected.message);
+    }
+    return c.json({ detail: expected.message }, status);
   }
-  const cause = coerceError(error);
-  if (isDatabaseUnavailable(cause)) {
-    log.error({ err: cause, path: c.req.path }, "database unavailable");
-    return c.json({ detail: "The database is unavailable; try again shortly" }, 503);
-  }
-  log.error({ err: cause, path: c.req.path }, "unexpected error");
+  log.error({ err: coerceError(error), path: c.req.path }, "unexpected error");
   return c.json({ detail: "Internal server error" }, 500);
-}
-
-function isDatabaseUnavailable(error: Error): boolean {
-  const code = (error as { code?: string }).code;
-  return code === "ECONNREFUSED" || code === "57P01" || code === "57P03" || code === "08006" || code === "08001";
 }

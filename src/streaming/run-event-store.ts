@@ -3,6 +3,7 @@ import { GroupCommit } from "../db/group-commit.js";
 import { deleteOldRunEvents } from "../db/sql/delete-old-run-events.js";
 import { insertRunEvents } from "../db/sql/insert-run-events.js";
 import { readRunEvents } from "../db/sql/read-run-events.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../db/retry.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Logger } from "../logger.js";
 
@@ -25,7 +26,9 @@ export class RunEventStore {
     log: Logger,
   ) {
     this.pending = new GroupCommit({
-      write: (events) => insertRunEvents(this.db.dataSource.manager, events),
+      // Idempotent (ON CONFLICT DO NOTHING), so a lost connection is waited out, not a lost replay.
+      write: (events) =>
+        withRetry(() => insertRunEvents(this.db.dataSource.manager, events), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
       delayMs: FLUSH_DELAY_MS,
       maxBatch: FLUSH_BATCH_SIZE,
       // Replay loses these events; live readers already have them. Not worth failing a run.

@@ -2,6 +2,7 @@ import { Command } from "@langchain/langgraph";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Run, RunStatus } from "../domain/run.js";
 import { withGraphLogFields } from "../graphs/graph-logger.js";
+import { isConnectionLoss } from "../db/connection-loss.js";
 import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { streamGraph } from "./stream-graph.js";
@@ -105,10 +106,27 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
     return { kind: "finished", status: "success", error: null };
   } catch (error) {
     if (signal.aborted) return abortedResult(signal);
+    if (isConnectionLoss(error) && !(await isDatabaseReachable(ctx))) {
+      // Hangar's own database went away under the graph (a checkpoint read or write outlasted its
+      // retries), which says nothing about the graph: the run goes back to the queue and resumes
+      // from its last committed checkpoint. Probing first keeps a graph's own failing calls (an
+      // API refusing connections) ordinary errors, so they cannot requeue a run forever.
+      ctx.log.warn({ err: error, runId: run.runId }, "the database went away during a run; handing it back to the queue");
+      return { kind: "released" };
+    }
     const failure = describeFailure(error);
     ctx.log.warn({ err: error, runId: run.runId }, "run failed");
     emit("error", failure);
     return { kind: "finished", status: "error", error: failure };
+  }
+}
+
+async function isDatabaseReachable(ctx: ServiceContext): Promise<boolean> {
+  try {
+    await ctx.db.pool.query("SELECT 1");
+    return true;
+  } catch {
+    return false; // the probe's error is the answer
   }
 }
 

@@ -4,6 +4,7 @@ import { nextRunDueAt } from "../db/sql/next-run-due-at.js";
 import { renewRunLeases } from "../db/sql/renew-run-leases.js";
 import { requeueExpiredRuns } from "../db/sql/requeue-expired-runs.js";
 import { selectRuns } from "../db/sql/select-runs.js";
+import { withRetry } from "../db/retry.js";
 import { coerceError } from "../domain/errors.js";
 import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
@@ -223,9 +224,18 @@ export class RunWorker {
       // event), so settleRun flushes the events again.
       const succeeded = result.kind === "finished" && result.status === "success";
       const output: RunOutput = succeeded ? started : { traced: started.traced };
-      return (await settleRun(this.ctx, this.workerId, run, result, output)).threadHasActiveRuns;
+      // Settling is idempotent (every write is guarded by this worker's lease), so a lost
+      // connection is retried at once and for as long as the lease lasts, not left to its expiry
+      // (which would run the run's last nodes again on another attempt).
+      const settled = await withRetry(() => settleRun(this.ctx, this.workerId, run, result, output), {
+        retryOn: "idempotent",
+        maxElapsedMs: this.leaseMs,
+        onRetry: (error, attempt) => log.warn({ err: coerceError(error), attempt }, "settling a run failed; retrying"),
+      });
+      return settled.threadHasActiveRuns;
     } catch (error) {
-      // Settling failed (database gone?). The lease will expire and another attempt will run it.
+      // Not a lost connection, or one that outlasted the lease: the lease expires and another
+      // attempt runs it from its last checkpoint.
       log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
       return true;
     }

@@ -3,7 +3,9 @@ import { deleteRuns } from "../db/sql/delete-runs.js";
 import { finishRun } from "../db/sql/finish-run.js";
 import { markThreadBusyIfActive } from "../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../db/sql/release-runs.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../db/retry.js";
 import { withTransaction } from "../db/tx.js";
+import { coerceError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Run, RunOutcome, RunStatus } from "../domain/run.js";
 import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../domain/storable-text.js";
@@ -67,9 +69,14 @@ export async function settleRun(
   if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: settled.status, error: settled.error });
   if (run.kwargs.onCompletion === "delete") {
     // A stateless run's temporary thread (and with it the run) goes once the run is over.
-    await threadsService.delete(ctx, run.threadId).catch((error: unknown) => {
-      ctx.log.warn({ err: error, threadId: run.threadId }, "could not delete a stateless run's thread");
-    });
+    // Deleting is idempotent (gone already is done), so a lost connection is retried; a thread
+    // still left is logged at error: it stays until deleted by hand.
+    await withRetry(() => threadsService.delete(ctx, run.threadId), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }).catch(
+      (error: unknown) => {
+        if (error instanceof NotFoundError) return;
+        ctx.log.error({ err: coerceError(error), threadId: run.threadId }, "could not delete a stateless run's thread; it stays");
+      },
+    );
   }
   return { threadHasActiveRuns: settled.threadHasActiveRuns };
 }

@@ -59,5 +59,5 @@ describe("migrating from two processes at once", () => {
         await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
       }
     }
-  }, 300_000);
+  }, 600_000);
 });

@@ -97,9 +97,13 @@ const REST_CASES: RestCase[] = [
   { route: "POST /tracing/runs/multipart", path: () => "/tracing/runs/multipart", body: (bad) => traceRun(bad), multipart: true },
   { route: "PATCH /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, body: (bad) => ({ outputs: { text: bad } }) },
   { route: "POST /tracing/runs/query", path: () => "/tracing/runs/query", body: (bad) => ({ metadata: { note: bad } }) },
+  { route: "PUT /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes", bad], key: "k", value: { text: bad } }) },
+  { route: "DELETE /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes"], key: bad }) },
+  { route: "POST /store/items/search", path: () => "/store/items/search", body: (bad) => ({ namespace_prefix: ["notes"], filter: { text: bad } }) },
+  { route: "POST /store/namespaces", path: () => "/store/namespaces", body: (bad) => ({ prefix: [bad] }) },
 ];
 
-const REST_PREFIXES = ["/assistants", "/threads", "/runs", "/tracing"];
+const REST_PREFIXES = ["/assistants", "/threads", "/runs", "/tracing", "/store"];
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 let server: TestServer;
@@ -123,7 +127,7 @@ async function countRows(): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: server.database.url });
   await client.connect();
   try {
-    const tables = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices"];
+    const tables = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices", "store_items"];
     const counts: Record<string, number> = {};
     for (const table of tables) counts[table] = Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
     return counts;
@@ -226,8 +230,8 @@ const MUTATION_INPUTS: Record<string, (bad: string, f: Fixture) => Record<string
   deleteAssistant: (bad) => ({ assistantId: bad }),
   deleteCron: (bad) => ({ cronId: bad }),
   deleteModelPrice: (bad) => ({ modelPriceId: bad }),
-  deleteThread: (bad) => ({ threadId: bad }),
   deleteStoreItem: (bad) => ({ namespace: ["notes"], key: bad }),
+  deleteThread: (bad) => ({ threadId: bad }),
   putStoreItem: (bad) => ({ namespace: ["notes"], key: "k", value: { text: bad } }),
   repriceTraceRuns: (bad) => ({ from: "2020-01-01T00:00:00Z", to: "2030-01-01T00:00:00Z", modelPattern: bad }),
   setAssistantVersion: (bad, f) => ({ assistantId: f.assistant.assistant_id, version: 1, note: bad }),

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
-import { migrateOnly, startHangar } from "../../src/main.js";
+import { migrateOnly } from "../../src/db/migrate.js";
+import { startHangar } from "../../src/main.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { FIXTURE_DEPLOYMENT } from "../helpers/test-server.js";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import pg from "pg";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
-import { migrateOnly } from "../../src/main.js";
+import { migrateOnly } from "../../src/db/migrate.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 let database: TestDatabase;

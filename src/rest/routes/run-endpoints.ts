@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { coerceError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
@@ -11,6 +12,17 @@ import type { RunCreate } from "../schemas/runs.js";
  * The create-and-stream and create-and-wait flows, shared by thread runs and stateless runs.
  * `threadId` null means stateless (a temporary thread).
  */
+
+/**
+ * on_disconnect=cancel: the client is gone, so a failure has nobody to answer; it is logged at
+ * error (the run then goes on to its end), not dropped.
+ */
+function cancelAfterDisconnect(ctx: ServiceContext, runId: string): () => void {
+  return () =>
+    void runsService.cancel(ctx, { runIds: [runId], action: "interrupt" }).catch((error: unknown) => {
+      ctx.log.error({ err: coerceError(error), runId }, "could not cancel a run whose client disconnected; it runs on");
+    });
+}
 
 function runLocation(threadId: string, runId: string, stateless: boolean): string {
   return stateless ? `/runs/${runId}` : `/threads/${threadId}/runs/${runId}`;
@@ -26,7 +38,7 @@ export async function streamNewRun(c: Context<HttpEnv>, ctx: ServiceContext, bod
     abort,
     headers: { "Content-Location": location, Location: `${location}/stream` },
     onDisconnect: cancelOnDisconnect
-      ? () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined)
+      ? cancelAfterDisconnect(ctx, run.runId)
       : undefined,
   });
 }
@@ -36,7 +48,7 @@ export async function waitForNewRun(c: Context<HttpEnv>, ctx: ServiceContext, bo
   const run = await runsService.create(ctx, createRunFromWire(body, threadId, { forceModes: ["values"] }));
   const disconnected = c.req.raw.signal;
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
-  const onAbort = () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined);
+  const onAbort = cancelAfterDisconnect(ctx, run.runId);
   if (cancelOnDisconnect) disconnected.addEventListener("abort", onAbort, { once: true });
   try {
     const result = await runResultsService.lastValues(ctx, run, disconnected);
@@ -68,7 +80,7 @@ export function joinRunStream(
     {
       abort,
       onDisconnect: query.cancel_on_disconnect
-        ? () => void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch(() => undefined)
+        ? cancelAfterDisconnect(ctx, run.runId)
         : undefined,
     },
   );

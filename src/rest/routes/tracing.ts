@@ -9,16 +9,16 @@ import type { HangarRuntime } from "../../runtime.js";
 import type { QueryTraceRunsInput } from "../../services/traces.service.js";
 import { tracesService } from "../../services/traces.service.js";
 import type { TraceRun } from "../../services/traces/trace-run.js";
-import { decodeBody, DecodedBodyTooLargeError } from "../../tracing/ingest/decode-body.js";
+import { decodeBody, DecodedBodyTooLargeError, UnsupportedEncodingError } from "../../tracing/ingest/decode-body.js";
 import {
   flattenChildRuns,
   runOperationFromWire,
   traceRunToWire,
   type AttachmentsWire,
 } from "../../tracing/ingest/langsmith-wire.js";
-import { multipartBoundary, splitMultipart } from "../../tracing/ingest/multipart-body.js";
-import { collectMultipartRuns } from "../../tracing/ingest/multipart-runs.js";
-import { parseRunFilter } from "../../tracing/ingest/run-filter.js";
+import { MultipartSyntaxError, multipartBoundary, splitMultipart } from "../../tracing/ingest/multipart-body.js";
+import { collectMultipartRuns, MultipartRunsError } from "../../tracing/ingest/multipart-runs.js";
+import { parseRunFilter, RunFilterError } from "../../tracing/ingest/run-filter.js";
 import { HANGAR_VERSION } from "../../version.js";
 import { parseInput } from "../read-body.js";
 import { JsonObject } from "../schemas/common.js";
@@ -123,7 +123,11 @@ async function readMultipartRuns(c: Context<HttpEnv>, maxBytes: number) {
     runs = collectMultipartRuns(splitMultipart(decoded, boundary));
   } catch (error) {
     if (error instanceof DecodedBodyTooLargeError) throw new PayloadTooLargeError(maxBytes);
-    throw new InvalidInputError(`Invalid multipart body: ${(error as Error).message}`);
+    // Only the body's own faults are the client's (422); anything else is ours and propagates.
+    if (error instanceof UnsupportedEncodingError || error instanceof MultipartSyntaxError || error instanceof MultipartRunsError) {
+      throw new InvalidInputError(`Invalid multipart body: ${error.message}`);
+    }
+    throw error;
   }
   // Part names (run ids, attachment names) are raw bytes, so a NUL there is a NUL byte.
   if (decoded.includes(0) || mayHoldUnstorableText(decoded.toString("latin1"))) assertStorableText(runs, "body");
@@ -149,7 +153,8 @@ function runQueryFromWire(request: z.infer<typeof BodyParamsForRunSchema>): Quer
     try {
       dsl = parseRunFilter(request.filter);
     } catch (error) {
-      throw new InvalidInputError(`filter: ${(error as Error).message}`);
+      if (error instanceof RunFilterError) throw new InvalidInputError(`filter: ${error.message}`);
+      throw error;
     }
   }
   const objectFilter = typeof request.filter === "object" ? request.filter : undefined;

@@ -142,8 +142,10 @@ export function computeCost(usage: UsageMetadata, price: ModelPrice | null): Cos
   try {
     if (hasExplicitCost(usage)) return explicitCost(usage);
     return price === null ? { ...NO_COST } : priceTableCost(usage, price);
-  } catch {
-    // Only a malformed price string (not a decimal) can throw here; such a row prices nothing.
-    return { ...NO_COST };
+  } catch (error) {
+    // A price string that is not a decimal (rows are validated on write, so only a hand-edited
+    // table has one) prices nothing; any other error is a bug and propagates.
+    if (error instanceof Error && error.message.startsWith("[DecimalError]")) return { ...NO_COST };
+    throw error;
   }
 }
