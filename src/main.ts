@@ -19,6 +19,7 @@ import { attachRedisFanout } from "./streaming/redis-fanout.js";
 import { TraceRecorder } from "./tracing/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
+import { startTtlSweeper } from "./retention/ttl-sweeper.js";
 
 export interface RunningHangar {
   /** Empty when this process serves no HTTP (`hangar worker`). */
@@ -44,7 +45,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   }
   const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const db = await openDatabase(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, store: { ttl: deployment.store.ttl } },
     log,
   );
   const releasers: Array<() => Promise<void>> = [() => db.close()];
@@ -53,6 +54,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     const streaming = await startRunStreaming(config, db, log, releasers);
     const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth: null };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
+    const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
+    releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
     let worker: RunWorker | null = null;

@@ -5,6 +5,7 @@ import type { HangarRuntime } from "../runtime.js";
 import { respondWithError } from "./errors.js";
 import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
+import { threadPruneRoutes } from "./routes/thread-prune.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
 import { storeRoutes } from "./routes/store.js";
@@ -21,6 +22,7 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   app.route("/threads", threadStateRoutes(runtime));
   app.route("/threads", threadRunRoutes(runtime));
   app.route("/threads", threadCronRoutes(runtime));
+  app.route("/threads", threadPruneRoutes(runtime));
   app.route("/threads", threadRoutes(runtime));
   app.route("/runs/crons", cronRoutes(runtime));
   app.route("/runs", statelessRunRoutes(runtime));

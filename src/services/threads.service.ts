@@ -20,6 +20,8 @@ export interface CreateThreadInput {
   ifExists?: "raise" | "do_nothing";
   /** State to seed a new thread with (needs metadata.graph_id); not applied to an existing thread. */
   supersteps?: ThreadSuperstep[];
+  /** Minutes after its last update when the thread expires; default: checkpointer.ttl.default_ttl. */
+  ttlMinutes?: number;
 }
 
 export interface SearchThreadsInput extends ThreadFilter {
@@ -74,6 +76,7 @@ export const threadsService = {
       values: null,
       interrupts: {},
       error: null,
+      ttlMinutes: input.ttlMinutes ?? ctx.threadTtl?.defaultTtlMinutes ?? null,
     };
     const inserted = await ctx.db.dataSource.manager
       .createQueryBuilder()
@@ -114,13 +117,15 @@ export const threadsService = {
   },
 
   /** Merges the given metadata into the thread's (keys given win; others stay). */
-  async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject }): Promise<Thread> {
+  /** A given `ttlMinutes` replaces the thread's TTL (counted from this update). */
+  async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject; ttlMinutes?: number }): Promise<Thread> {
     return withTransaction(ctx.db, async (manager) => {
       const thread = await loadThread(manager, threadId, true);
       const updated: Thread = {
         ...thread,
         metadata: { ...thread.metadata, ...(input.metadata ?? {}) },
         updatedAt: ctx.now(),
+        ...(input.ttlMinutes !== undefined ? { ttlMinutes: input.ttlMinutes } : {}),
       };
       await manager.save(ThreadEntity, updated);
       return updated;
