@@ -5,6 +5,7 @@ import type { HangarConfig } from "./config.js";
 import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
+import { loadStoreIndex } from "./graphs/store-embeddings.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
@@ -45,7 +46,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   }
   const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
   const db = await openDatabase(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize, store: { ttl: deployment.store.ttl } },
+    {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment) },
+    },
     log,
   );
   const releasers: Array<() => Promise<void>> = [() => db.close()];
