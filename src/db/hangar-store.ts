@@ -105,6 +105,8 @@ export class HangarStore extends BaseStore {
   private readonly ttl: StoreTtlConfig;
   /** Semantic search through pgvector's HNSW index (true) or the exact scan over float arrays. */
   private hasVectorIndex = false;
+  /** pgvector ≥ 0.8: HNSW scans may go on past ef_search until enough rows pass the filters. */
+  private hasIterativeScan = false;
 
   constructor(
     private readonly client: pg.Pool,
@@ -131,9 +133,11 @@ export class HangarStore extends BaseStore {
       return;
     }
     try {
-      await prepareStoreVectorIndex(this.client, this.index.dims);
+      const version = await prepareStoreVectorIndex(this.client, this.index.dims);
+      const [major = 0, minor = 0] = version.split(".").map(Number);
+      this.hasIterativeScan = major > 0 || minor >= 8;
       this.hasVectorIndex = true;
-      this.log.info({ extension: "vector", dims: this.index.dims }, "store semantic search uses pgvector's HNSW index");
+      this.log.info({ extension: "vector", version, dims: this.index.dims }, "store semantic search uses pgvector's HNSW index");
     } catch (error) {
       this.log.warn({ err: error, extension: "vector" }, "could not prepare pgvector's HNSW index for the store; semantic search uses the exact scan");
     }
@@ -169,7 +173,7 @@ export class HangarStore extends BaseStore {
     const search = { ...input, refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead };
     const rows =
       queryVector && this.hasVectorIndex
-        ? await searchStoreItemsNearest(this.client, { ...search, queryVector })
+        ? await searchStoreItemsNearest(this.client, { ...search, queryVector }, { iterativeScan: this.hasIterativeScan })
         : await searchStoreItems(this.client, { ...search, queryVector });
     return rows.map(toStoreItem);
   }
@@ -259,7 +263,7 @@ export class HangarStore extends BaseStore {
     if (vectors.length !== texts.length) {
       throw new EmbeddingProviderError(config.provider, `returned ${vectors.length} vectors for ${texts.length} texts`);
     }
-    return texts.map((entry, position) => ({ fieldPath: entry.fieldPath, vector: checkDims(config, vectors[position]) }));
+    return texts.map((entry, position) => ({ fieldPath: entry.fieldPath, vector: toUnitLength(checkDims(config, vectors[position])) }));
   }
 
   private async embedQuery(config: StoreIndexConfig, query: string): Promise<number[]> {
@@ -269,8 +273,18 @@ export class HangarStore extends BaseStore {
     } catch (error) {
       throw new EmbeddingProviderError(config.provider, (error as Error)?.message ?? String(error), { cause: error });
     }
-    return checkDims(config, vector);
+    return toUnitLength(checkDims(config, vector));
   }
+}
+
+/**
+ * Vectors are stored and compared at unit length: cosine similarity is then a plain dot product,
+ * which is what the exact scan computes (one multiply-add per dimension instead of three).
+ * A zero vector stays zero (similar to nothing).
+ */
+function toUnitLength(vector: number[]): number[] {
+  const length = Math.hypot(...vector);
+  return length === 0 ? vector : vector.map((value) => value / length);
 }
 
 function checkDims(config: StoreIndexConfig, vector: number[] | undefined): number[] {

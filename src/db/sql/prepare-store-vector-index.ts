@@ -19,8 +19,9 @@ export async function isVectorExtensionAvailable(pool: pg.Pool): Promise<boolean
  * HNSW index (cosine). Per deployment rather than a migration: it depends on the extension and on
  * langgraph.json's dims, and a changed dims rebuilds the column. DDL in one transaction under an
  * advisory lock; `dims` is a validated integer, interpolated because DDL takes no parameters.
+ * Returns the extension's version.
  */
-export async function prepareStoreVectorIndex(pool: pg.Pool, dims: number): Promise<void> {
+export async function prepareStoreVectorIndex(pool: pg.Pool, dims: number): Promise<string> {
   if (!Number.isInteger(dims) || dims <= 0) throw new Error(`dims must be a positive integer, got ${dims}`);
   const client = await pool.connect();
   try {
@@ -40,7 +41,9 @@ export async function prepareStoreVectorIndex(pool: pg.Pool, dims: number): Prom
     await client.query(
       "CREATE INDEX IF NOT EXISTS store_vectors_embedding_hnsw_idx ON store_vectors USING hnsw (embedding_vector vector_cosine_ops)",
     );
+    const { rows: version } = await client.query<{ extversion: string }>("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
     await client.query("COMMIT");
+    return version[0]!.extversion;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;

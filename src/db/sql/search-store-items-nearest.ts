@@ -15,14 +15,20 @@ const MAX_CANDIDATES = 1000;
 /**
  * Semantic search through pgvector's HNSW index (store_vectors.embedding_vector): the nearest
  * vectors under the namespace prefix come from the index, then items are filtered, ranked by
- * their best field and paged as in the exact scan. The index is approximate: with few
- * candidates left after filters, a narrow filter can return fewer items than exist; candidates
- * are 4× the rows asked for (at least 100), and hnsw.ef_search is raised to match for this
- * transaction only (a separate statement: the scan reads the setting when it starts).
+ * their best field and paged as in the exact scan. Candidates are 4× the rows asked for (at
+ * least 100); the index is approximate, and value or auth filters that leave few of them can
+ * return fewer items than exist.
+ *
+ * Settings for this transaction only (separate statements: a scan reads them when it starts):
+ * hnsw.ef_search as large as the candidates; the index even when a prefix is given (PostgreSQL
+ * estimates `namespace[1:n] = …` to match 0.5% of rows and would otherwise sort a sequential
+ * scan, measured: 5,000 vectors → seq scan + sort); and from pgvector 0.8 on, iterative index
+ * scans, so a prefix holding few of the vectors still yields enough candidates.
  */
 export async function searchStoreItemsNearest(
   pool: pg.Pool,
   search: StoreItemSearch & { queryVector: number[] },
+  options: { iterativeScan: boolean },
 ): Promise<StoreItemRow[]> {
   const candidates = Math.min(MAX_CANDIDATES, Math.max(100, (search.limit + search.offset) * 4));
   const parameters = new SqlParameters();
@@ -40,7 +46,9 @@ export async function searchStoreItemsNearest(
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    await client.query("SELECT set_config('hnsw.ef_search', $1, true)", [String(candidates)]);
+    await client.query("SELECT set_config('hnsw.ef_search', $1, true), set_config('enable_seqscan', 'off', true)", [String(candidates)]);
+    // Before 0.8 pgvector reserves the hnsw. prefix without this setting: setting it would fail.
+    if (options.iterativeScan) await client.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)");
     const { rows } = await client.query<StoreItemRow>(text, parameters.values);
     await client.query("COMMIT");
     return rows;

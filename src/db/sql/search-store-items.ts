@@ -12,7 +12,8 @@ import {
  * A page of live items under a namespace prefix. Without a query vector, most recently updated
  * first. With one, only items that have embeddings, ranked by the best cosine similarity of any
  * of their indexed fields: the exact scan, which compares every matching item's vectors (float
- * arrays, no extension needed; what a PostgreSQL without pgvector can do). Ties break on
+ * arrays, no extension needed; what a PostgreSQL without pgvector can do). Stored and query
+ * vectors have unit length (db/hangar-store.ts), so the dot product is the cosine. Ties break on
  * namespace and key, so pages do not overlap. With `refreshTtl`, the returned items' TTLs
  * restart (only their rows are locked).
  */
@@ -22,8 +23,7 @@ export async function searchStoreItems(client: SqlClient, search: StoreItemSearc
   const matching = search.queryVector
     ? `SELECT * FROM (
          SELECT ${STORE_ITEM_COLUMNS},
-           (SELECT max((SELECT sum(a * b) / nullif(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0)
-                        FROM unnest(v.embedding, ${parameters.add(search.queryVector)}::real[]) AS t(a, b)))
+           (SELECT max((SELECT sum(a * b) FROM unnest(v.embedding, ${parameters.add(search.queryVector)}::real[]) AS t(a, b)))
             FROM store_vectors v
             WHERE v.namespace = i.namespace AND v.key = i.key AND cardinality(v.embedding) = ${parameters.add(search.queryVector.length)}::int) AS score
          FROM store_items i WHERE ${where}
