@@ -116,8 +116,10 @@ export const threadsService = {
     return inKeyOrder(threadIds, found, (thread) => thread.threadId);
   },
 
-  /** Merges the given metadata into the thread's (keys given win; others stay). */
-  /** A given `ttlMinutes` replaces the thread's TTL (counted from this update). */
+  /**
+   * Merges the given metadata into the thread's (keys given win; others stay). A given
+   * `ttlMinutes` replaces the thread's TTL (counted from this update).
+   */
   async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject; ttlMinutes?: number }): Promise<Thread> {
     return withTransaction(ctx.db, async (manager) => {
       const thread = await loadThread(manager, threadId, true);
