@@ -98,7 +98,8 @@ export async function createBenchDatabase(suite: string): Promise<BenchDatabase>
 export interface ServerOptions {
   /** langgraph.json of the deployment, relative to the repository root or absolute. */
   configPath: string;
-  databaseUrl: string;
+  /** null: the embedded database (HANGAR_DATA_DIR in `env`). */
+  databaseUrl: string | null;
   /** Where the server's stdout/stderr go. */
   logPath: string;
   /** Write a V8 CPU profile (.cpuprofile) into this directory when the server exits. */
@@ -107,6 +108,8 @@ export interface ServerOptions {
   args?: string[];
   /** Environment over the inherited one (e.g. LOG_LEVEL for a suite that reads the server log). */
   env?: Record<string, string>;
+  /** How long start-up may take before /ok answers (default 120 s). */
+  startTimeoutMs?: number;
 }
 
 export interface ServerProcess {
@@ -164,6 +167,11 @@ function tail(file: string, lines = 30): string {
   }
 }
 
+function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _ignored, ...rest } = env;
+  return rest;
+}
+
 /**
  * `node --import tsx src/cli.ts serve --config <json>` with DATABASE_URL and PORT set. Inherits
  * the environment, so HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE etc. reach the server.
@@ -183,8 +191,8 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
     {
       cwd: REPO_ROOT,
       env: {
-        ...process.env,
-        DATABASE_URL: options.databaseUrl,
+        ...withoutDatabaseUrl(process.env),
+        ...(options.databaseUrl !== null ? { DATABASE_URL: options.databaseUrl } : {}),
         HOST: "127.0.0.1",
         PORT: String(port),
         LOG_LEVEL: process.env.BENCH_SERVER_LOG_LEVEL ?? "warn",
@@ -206,12 +214,13 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   const url = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
 
-  const deadline = Date.now() + 120_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (exited) throw new Error(`the server exited during start-up; its log (${options.logPath}):\n${tail(options.logPath)}`);
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`the server did not answer /ok within 120 s; its log:\n${tail(options.logPath)}`);
+      throw new Error(`the server did not answer /ok within ${startTimeoutMs / 1000} s; its log:\n${tail(options.logPath)}`);
     }
     try {
       const response = await fetch(`${url}/ok`);

@@ -16,6 +16,9 @@
  *
  * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, the floor under the
  *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS.
+ * - store (bench/store.ts): Store put/get/filtered search ops/s at concurrency 16 on PostgreSQL,
+ *   semantic search p50/p99 over 100,000 items (exact scan on PostgreSQL without pgvector, HNSW
+ *   on the embedded database); BENCH_STORE_ITEMS, BENCH_EXACT_QUERIES, BENCH_HNSW_QUERIES.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
@@ -24,12 +27,14 @@ import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
 import { runEngineSuite } from "./runs.js";
+import { storeSuite } from "./store.js";
 
 const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   runs: runEngineSuite,
   crud: crudSuite,
   crons: cronsSuite,
   graph: graphOverheadSuite,
+  store: storeSuite,
 };
 
 async function main() {

@@ -10,6 +10,7 @@ import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
+import { loadStoreIndex } from "./graphs/store-embeddings.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
@@ -24,6 +25,7 @@ import { attachRedisFanout } from "./streaming/redis-fanout.js";
 import { TraceRecorder } from "./tracing/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
+import { startTtlSweeper } from "./retention/ttl-sweeper.js";
 
 export interface RunningHangar {
   /** Empty when this process serves no HTTP (`hangar worker`). */
@@ -58,7 +60,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     );
   }
   const db = await openDatabase(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
+    {
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      poolSize: config.dbPoolSize,
+      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment) },
+    },
     log,
   );
   const releasers: Array<() => Promise<void>> = [() => db.close()];
@@ -67,6 +74,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     const streaming = await startRunStreaming(config, db, log, releasers);
     const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
+    const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
+    releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
     let worker: RunWorker | null = null;

@@ -33,5 +33,6 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     actor,
     customAuth: runtime.customAuth,
     streaming: runtime.streaming,
+    threadTtl: runtime.deployment.checkpointer.ttl,
   };
 }

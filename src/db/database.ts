@@ -57,7 +57,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     throw error;
   }
   const checkpointer = new RunStampingCheckpointer(pool);
-  const store = new HangarStore(pool, options.store);
+  const store = new HangarStore(pool, log, options.store);
   log.info({ database: kind }, "database connected");
   return {
     kind,

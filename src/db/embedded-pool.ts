@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import pg from "pg";
 import { acquireDirectoryLock } from "./embedded-lock.js";
@@ -13,7 +14,9 @@ import { acquireDirectoryLock } from "./embedded-lock.js";
 export async function openEmbeddedPool(dataDir: string): Promise<{ pool: pg.Pool; close(): Promise<void> }> {
   const lock = acquireDirectoryLock(dataDir);
   try {
-    const pglite = await PGlite.create(path.join(dataDir, "pgdata"));
+    // pgvector, so the Store's semantic search has an HNSW index here too (CREATE EXTENSION runs
+    // only when a deployment configures store.index).
+    const pglite = await PGlite.create(path.join(dataDir, "pgdata"), { extensions: { vector } });
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
     return {
       pool,

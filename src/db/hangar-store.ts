@@ -9,7 +9,9 @@ import {
   type SearchItem,
   type SearchOperation,
 } from "@langchain/langgraph-checkpoint";
+import type pg from "pg";
 import type { AuthFilters } from "../auth/auth-types.js";
+import type { Logger } from "../logger.js";
 import { parseStoreFilter, type StoreFilterCondition, type StoreItem } from "../domain/store.js";
 import { countStoreItems } from "./sql/count-store-items.js";
 import { countStoreNamespaces } from "./sql/count-store-namespaces.js";
@@ -17,8 +19,10 @@ import { deleteExpiredStoreItems } from "./sql/delete-expired-store-items.js";
 import { deleteStoreItem } from "./sql/delete-store-item.js";
 import { getStoreItem } from "./sql/get-store-item.js";
 import { listStoreNamespaces } from "./sql/list-store-namespaces.js";
+import { isVectorExtensionAvailable, prepareStoreVectorIndex } from "./sql/prepare-store-vector-index.js";
 import { searchStoreItems } from "./sql/search-store-items.js";
-import { toStoreItem, type SqlClient } from "./sql/store-sql.js";
+import { searchStoreItemsNearest } from "./sql/search-store-items-nearest.js";
+import { toStoreItem } from "./sql/store-sql.js";
 import { upsertStoreItem } from "./sql/upsert-store-item.js";
 
 /** What semantic search needs of an embeddings model (LangChain's Embeddings has both). */
@@ -97,11 +101,16 @@ export interface StoreNamespacesInput {
  * same statements, so what a graph writes is what the API reads, in every process.
  */
 export class HangarStore extends BaseStore {
-  private index: StoreIndexConfig | undefined;
-  private ttl: StoreTtlConfig;
+  private readonly index: StoreIndexConfig | undefined;
+  private readonly ttl: StoreTtlConfig;
+  /** Semantic search through pgvector's HNSW index (true) or the exact scan over float arrays. */
+  private hasVectorIndex = false;
+  /** pgvector ≥ 0.8: HNSW scans may go on past ef_search until enough rows pass the filters. */
+  private hasIterativeScan = false;
 
   constructor(
-    private readonly client: SqlClient,
+    private readonly client: pg.Pool,
+    private readonly log: Logger,
     options: HangarStoreOptions = {},
   ) {
     super();
@@ -110,11 +119,28 @@ export class HangarStore extends BaseStore {
   }
 
   /**
-   * Called after migrations (db/migrate.ts). The tables are the migrations'; what remains is
-   * per deployment: the vector search of a configured index (see db/store-vector-index.ts).
+   * Called after migrations (db/migrate.ts). The tables are the migrations'; what is left is per
+   * deployment: with a semantic index configured, pgvector's HNSW index when the database can
+   * have the extension, else the exact scan, with a warning naming the extension.
    */
   async setup(): Promise<void> {
-    return undefined;
+    if (!this.index) return;
+    if (!(await isVectorExtensionAvailable(this.client))) {
+      this.log.warn(
+        { extension: "vector" },
+        "store semantic search compares every stored vector (exact scan): this PostgreSQL does not have the pgvector extension (`vector`); install it for an HNSW index (see README, Store)",
+      );
+      return;
+    }
+    try {
+      const version = await prepareStoreVectorIndex(this.client, this.index.dims);
+      const [major = 0, minor = 0] = version.split(".").map(Number);
+      this.hasIterativeScan = major > 0 || minor >= 8;
+      this.hasVectorIndex = true;
+      this.log.info({ extension: "vector", version, dims: this.index.dims }, "store semantic search uses pgvector's HNSW index");
+    } catch (error) {
+      this.log.warn({ err: error, extension: "vector" }, "could not prepare pgvector's HNSW index for the store; semantic search uses the exact scan");
+    }
   }
 
   get indexConfig(): StoreIndexConfig | undefined {
@@ -129,7 +155,7 @@ export class HangarStore extends BaseStore {
   async putItem(input: StorePutInput): Promise<StoreItem | null> {
     const embeddings = await this.embedValue(input.value, input.index);
     const ttlMinutes = input.ttlMinutes === undefined ? this.ttl.defaultTtlMinutes : input.ttlMinutes;
-    const row = await upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings });
+    const row = await upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings, hasVectorColumn: this.hasVectorIndex });
     return row ? toStoreItem(row) : null;
   }
 
@@ -144,11 +170,11 @@ export class HangarStore extends BaseStore {
 
   async searchItems(input: StoreSearchInput): Promise<StoreItem[]> {
     const queryVector = input.query !== undefined && this.index ? await this.embedQuery(this.index, input.query) : undefined;
-    const rows = await searchStoreItems(this.client, {
-      ...input,
-      queryVector,
-      refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead,
-    });
+    const search = { ...input, refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead };
+    const rows =
+      queryVector && this.hasVectorIndex
+        ? await searchStoreItemsNearest(this.client, { ...search, queryVector }, { iterativeScan: this.hasIterativeScan })
+        : await searchStoreItems(this.client, { ...search, queryVector });
     return rows.map(toStoreItem);
   }
 
@@ -237,7 +263,7 @@ export class HangarStore extends BaseStore {
     if (vectors.length !== texts.length) {
       throw new EmbeddingProviderError(config.provider, `returned ${vectors.length} vectors for ${texts.length} texts`);
     }
-    return texts.map((entry, position) => ({ fieldPath: entry.fieldPath, vector: checkDims(config, vectors[position]) }));
+    return texts.map((entry, position) => ({ fieldPath: entry.fieldPath, vector: toUnitLength(checkDims(config, vectors[position])) }));
   }
 
   private async embedQuery(config: StoreIndexConfig, query: string): Promise<number[]> {
@@ -247,8 +273,18 @@ export class HangarStore extends BaseStore {
     } catch (error) {
       throw new EmbeddingProviderError(config.provider, (error as Error)?.message ?? String(error), { cause: error });
     }
-    return checkDims(config, vector);
+    return toUnitLength(checkDims(config, vector));
   }
+}
+
+/**
+ * Vectors are stored and compared at unit length: cosine similarity is then a plain dot product,
+ * which is what the exact scan computes (one multiply-add per dimension instead of three).
+ * A zero vector stays zero (similar to nothing).
+ */
+function toUnitLength(vector: number[]): number[] {
+  const length = Math.hypot(...vector);
+  return length === 0 ? vector : vector.map((value) => value / length);
 }
 
 function checkDims(config: StoreIndexConfig, vector: number[] | undefined): number[] {

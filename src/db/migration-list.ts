@@ -8,6 +8,7 @@ import { CreateCrons1763760030000 } from "../../migrations/1763760030000-create-
 import { AddRunsCronId1763760031000 } from "../../migrations/1763760031000-add-runs-cron-id.js";
 import { CheckAssistantOnEnqueue1763760040000 } from "../../migrations/1763760040000-check-assistant-on-enqueue.js";
 import { CreateStoreItems1763760050000 } from "../../migrations/1763760050000-create-store-items.js";
+import { AddThreadsTtl1763760051000 } from "../../migrations/1763760051000-add-threads-ttl.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   AddRunsCronId1763760031000,
   CheckAssistantOnEnqueue1763760040000,
   CreateStoreItems1763760050000,
+  AddThreadsTtl1763760051000,
 ];

@@ -15,6 +15,13 @@ export interface Thread {
   interrupts: JsonObject;
   /** The last run's error (a string or an object), null when the thread is not in error. */
   error: string | JsonObject | null;
+  /** Minutes after its last update when the thread expires (deleted by the sweeper); null: never. */
+  ttlMinutes?: number | null;
+}
+
+/** When a thread with a TTL expires: its TTL after its last update. */
+export function threadExpiresAt(thread: Pick<Thread, "updatedAt" | "ttlMinutes">): Date | null {
+  return thread.ttlMinutes ? new Date(thread.updatedAt.getTime() + thread.ttlMinutes * 60_000) : null;
 }
 
 export const THREAD_SORT_FIELDS = ["thread_id", "status", "created_at", "updated_at", "state_updated_at"] as const;

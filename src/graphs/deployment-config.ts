@@ -2,6 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { z } from "zod";
+import {
+  CheckpointerConfigSchema,
+  resolveCheckpointerSettings,
+  resolveStoreSettings,
+  StoreConfigSchema,
+  type CheckpointerSettings,
+  type StoreSettings,
+} from "./retention-config.js";
 
 /** One entry of `graphs`, resolved against the config file's directory. */
 export interface GraphSpec {
@@ -25,6 +33,10 @@ export interface DeploymentConfig {
   env: Record<string, string>;
   http: ({ cors?: unknown } & Record<string, unknown>) | undefined;
   auth: unknown;
+  /** `store`: semantic index and item TTLs (defaults filled in). */
+  store: StoreSettings;
+  /** `checkpointer`: thread TTLs (defaults filled in). */
+  checkpointer: CheckpointerSettings;
   /** Top-level keys Hangar does not interpret (node_version, dependencies, …), untouched. */
   extra: Record<string, unknown>;
 }
@@ -46,9 +58,11 @@ const DeploymentConfigFile = z.looseObject({
   env: z.union([z.record(z.string(), EnvValue), z.string().min(1)]).optional(),
   http: z.looseObject({ cors: z.unknown().optional() }).optional(),
   auth: z.unknown().optional(),
+  store: StoreConfigSchema.optional(),
+  checkpointer: CheckpointerConfigSchema.optional(),
 });
 
-const KNOWN_KEYS = new Set(["graphs", "env", "http", "auth"]);
+const KNOWN_KEYS = new Set(["graphs", "env", "http", "auth", "store", "checkpointer"]);
 
 /** Reads and validates a langgraph.json-style file; every failure names the file. */
 export function loadDeploymentConfig(configPath: string): DeploymentConfig {
@@ -103,7 +117,9 @@ export function loadDeploymentConfig(configPath: string): DeploymentConfig {
   }
 
   const extra = Object.fromEntries(Object.entries(file).filter(([key]) => !KNOWN_KEYS.has(key)));
-  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, extra };
+  const store = resolveStoreSettings(file.store);
+  const checkpointer = resolveCheckpointerSettings(file.checkpointer);
+  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, store, checkpointer, extra };
 }
 
 /**

@@ -6,6 +6,7 @@ import { respondWithError } from "./errors.js";
 import { assertStorableUrl } from "./read-body.js";
 import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
+import { threadPruneRoutes } from "./routes/thread-prune.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
 import { storeRoutes } from "./routes/store.js";
@@ -32,11 +33,12 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   if (threads) app.route("/threads", threadStateRoutes(runtime));
   if (runs) app.route("/threads", threadRunRoutes(runtime));
   if (runs) app.route("/threads", threadCronRoutes(runtime));
+  if (threads) app.route("/threads", threadPruneRoutes(runtime));
   if (threads) app.route("/threads", threadRoutes(runtime));
   if (runs) app.route("/runs/crons", cronRoutes(runtime));
   if (runs) app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
-  app.route("/store", storeRoutes(runtime));
+  if (!disabled("disable_store")) app.route("/store", storeRoutes(runtime));
 
   app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
   app.notFound((c) =>

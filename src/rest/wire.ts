@@ -122,7 +122,7 @@ export function searchAssistantsFromWire(body: z.infer<typeof AssistantSearchReq
 }
 
 export function createThreadFromWire(body: z.infer<typeof ThreadCreate>): CreateThreadInput {
-  return { threadId: body.thread_id, metadata: body.metadata, ifExists: body.if_exists };
+  return { threadId: body.thread_id, metadata: body.metadata, ifExists: body.if_exists, ttlMinutes: body.ttl?.ttl };
 }
 
 export function threadFilterFromWire(body: z.infer<typeof ThreadCountRequest>) {

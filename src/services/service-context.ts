@@ -26,4 +26,6 @@ export interface ServiceContext {
   customAuth: CustomAuthHandlers | null;
   /** Run events, their replay store and queue wake-ups (runs, streams, joins). */
   streaming: RunStreaming;
+  /** langgraph.json checkpointer.ttl: the TTL new threads get when they ask for none. */
+  threadTtl?: { defaultTtlMinutes: number | null };
 }

@@ -21,6 +21,8 @@ export interface CreateThreadInput {
   ifExists?: "raise" | "do_nothing";
   /** State to seed a new thread with (needs metadata.graph_id); not applied to an existing thread. */
   supersteps?: ThreadSuperstep[];
+  /** Minutes after its last update when the thread expires; default: checkpointer.ttl.default_ttl. */
+  ttlMinutes?: number;
 }
 
 export interface SearchThreadsInput extends ThreadFilter {
@@ -110,6 +112,7 @@ export const threadsService = {
       values: null,
       interrupts: {},
       error: null,
+      ttlMinutes: input.ttlMinutes ?? ctx.threadTtl?.defaultTtlMinutes ?? null,
     };
     const inserted = await ctx.db.dataSource.manager
       .createQueryBuilder()
@@ -152,17 +155,21 @@ export const threadsService = {
     return inKeyOrder(threadIds, found, (thread) => thread.threadId);
   },
 
-  /** Merges the given metadata into the thread's (keys given win; others stay). */
-  async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject }): Promise<Thread> {
+  /**
+   * Merges the given metadata into the thread's (keys given win; others stay). A given
+   * `ttlMinutes` replaces the thread's TTL (counted from this update).
+   */
+  async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject; ttlMinutes?: number }): Promise<Thread> {
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
-    input = { metadata: stampedMetadata(request) as JsonObject | undefined };
+    input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
     return withTransaction(ctx.db, async (manager) => {
       const thread = await loadThread(manager, threadId, { lock: true, scope });
       const updated: Thread = {
         ...thread,
         metadata: { ...thread.metadata, ...(input.metadata ?? {}) },
         updatedAt: ctx.now(),
+        ...(input.ttlMinutes !== undefined ? { ttlMinutes: input.ttlMinutes } : {}),
       };
       await manager.save(ThreadEntity, updated);
       return updated;

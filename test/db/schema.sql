@@ -261,7 +261,9 @@ CREATE TABLE public.threads (
     "values" jsonb,
     interrupts jsonb DEFAULT '{}'::jsonb NOT NULL,
     error jsonb,
-    CONSTRAINT threads_status_check CHECK ((status = ANY (ARRAY['idle'::text, 'busy'::text, 'interrupted'::text, 'error'::text])))
+    ttl_minutes double precision,
+    CONSTRAINT threads_status_check CHECK ((status = ANY (ARRAY['idle'::text, 'busy'::text, 'interrupted'::text, 'error'::text]))),
+    CONSTRAINT threads_ttl_minutes_check CHECK ((ttl_minutes > (0)::double precision))
 );
 
 CREATE TABLE public.trace_runs (
@@ -400,6 +402,8 @@ CREATE INDEX threads_assistant_id_idx ON public.threads USING btree (((metadata 
 CREATE INDEX threads_created_at_idx ON public.threads USING btree (created_at, thread_id);
 
 CREATE INDEX threads_metadata_idx ON public.threads USING gin (metadata jsonb_path_ops);
+
+CREATE INDEX threads_ttl_idx ON public.threads USING btree (updated_at) WHERE (ttl_minutes IS NOT NULL);
 
 CREATE INDEX trace_runs_assistant_id_idx ON public.trace_runs USING btree (assistant_id, start_time) WHERE (assistant_id IS NOT NULL);
 

@@ -15,5 +15,6 @@ export const ThreadEntity = new EntitySchema<Thread>({
     values: { type: "jsonb", nullable: true },
     interrupts: { type: "jsonb" },
     error: { type: "jsonb", nullable: true },
+    ttlMinutes: { name: "ttl_minutes", type: "double precision", nullable: true },
   },
 });

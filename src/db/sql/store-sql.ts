@@ -35,10 +35,10 @@ export class SqlParameters {
 /** Expired items are invisible from the moment they expire, swept or not. */
 export const ITEM_IS_LIVE = "(i.expires_at IS NULL OR i.expires_at > now())";
 
-/** Items whose namespace starts with `prefix` ([] matches every item). */
-export function namespaceHasPrefix(prefix: string[], parameters: SqlParameters): string {
+/** Rows (of items, alias i, or vectors) whose namespace starts with `prefix` ([] matches all). */
+export function namespaceHasPrefix(prefix: string[], parameters: SqlParameters, alias = "i"): string {
   if (prefix.length === 0) return "true";
-  return `i.namespace[1:${prefix.length}] = ${parameters.add(prefix)}::text[]`;
+  return `${alias}.namespace[1:${prefix.length}] = ${parameters.add(prefix)}::text[]`;
 }
 
 /**
@@ -137,6 +137,31 @@ export function itemSearchConditions(search: Pick<StoreItemSearch, "namespacePre
     matchesValueFilter(search.filter, parameters),
     matchesAccessFilters(search.access, parameters),
   ].join(" AND ");
+}
+
+/** Search results order: best score first (when scored), then most recently updated; never ties. */
+const SEARCH_ORDER = ["score DESC NULLS LAST", "updated_at DESC", "namespace", "key"];
+
+/**
+ * The tail every search statement shares: `page` is a query returning STORE_ITEM_COLUMNS plus
+ * `score` for the matching items; this pages it in SEARCH_ORDER and, when the `refresh`
+ * parameter is true, restarts the TTL of exactly the returned items (locking only their rows).
+ */
+export function pageWithTtlRefresh(matching: string, search: Pick<StoreItemSearch, "limit" | "offset" | "refreshTtl">, parameters: SqlParameters): string {
+  return `WITH page AS (
+       SELECT * FROM (${matching}) matching
+       ORDER BY ${SEARCH_ORDER.join(", ")} LIMIT ${parameters.add(search.limit)} OFFSET ${parameters.add(search.offset)}
+     ), refreshed AS (
+       UPDATE store_items i SET expires_at = now() + i.ttl_minutes * interval '1 minute'
+       FROM page
+       WHERE ${parameters.add(search.refreshTtl)}::boolean AND i.ttl_minutes IS NOT NULL
+         AND i.namespace = page.namespace AND i.key = page.key
+       RETURNING i.namespace, i.key, i.expires_at
+     )
+     SELECT page.namespace, page.key, page.value, page.created_at, page.updated_at, page.score,
+            coalesce(refreshed.expires_at, page.expires_at) AS expires_at
+     FROM page LEFT JOIN refreshed ON refreshed.namespace = page.namespace AND refreshed.key = page.key
+     ORDER BY ${SEARCH_ORDER.map((term) => `page.${term}`).join(", ")}`;
 }
 
 export function toStoreItem(row: StoreItemRow) {

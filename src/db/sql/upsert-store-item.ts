@@ -11,6 +11,8 @@ export interface StoreItemWrite {
   embeddings: Array<{ fieldPath: string; vector: number[] }>;
   /** Only an existing item these filters match may be replaced. */
   access?: AuthFilters;
+  /** The database has pgvector's embedding_vector column (db/sql/prepare-store-vector-index.ts). */
+  hasVectorColumn: boolean;
 }
 
 /**
@@ -48,9 +50,11 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
        WHERE v.namespace = item.namespace AND v.key = item.key
          AND v.field_path NOT IN (SELECT field_path FROM fields)
      ), vectors AS (
-       INSERT INTO store_vectors (namespace, key, field_path, embedding)
-       SELECT item.namespace, item.key, fields.field_path, fields.embedding FROM item, fields
-       ON CONFLICT (namespace, key, field_path) DO UPDATE SET embedding = EXCLUDED.embedding
+       INSERT INTO store_vectors (namespace, key, field_path, embedding${write.hasVectorColumn ? ", embedding_vector" : ""})
+       SELECT item.namespace, item.key, fields.field_path, fields.embedding${write.hasVectorColumn ? ", fields.embedding::vector" : ""}
+       FROM item, fields
+       ON CONFLICT (namespace, key, field_path) DO UPDATE
+         SET embedding = EXCLUDED.embedding${write.hasVectorColumn ? ", embedding_vector = EXCLUDED.embedding_vector" : ""}
      )
      SELECT * FROM item`,
     parameters.values,

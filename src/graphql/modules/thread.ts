@@ -1,4 +1,4 @@
-import { THREAD_SORT_FIELDS, THREAD_STATUSES, type Thread } from "../../domain/thread.js";
+import { THREAD_SORT_FIELDS, THREAD_STATUSES, threadExpiresAt, type Thread } from "../../domain/thread.js";
 import type { ThreadState, ThreadTask } from "../../domain/thread-state.js";
 import { threadStateService } from "../../services/thread-state.service.js";
 import { threadsService } from "../../services/threads.service.js";
@@ -71,6 +71,12 @@ builder.node(ThreadRef, {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     stateUpdatedAt: t.expose("stateUpdatedAt", { type: "DateTime" }),
+    expiresAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the thread's TTL runs out (its TTL after its last update); null: it has none.",
+      resolve: threadExpiresAt,
+    }),
     // Each thread's state is read from its graph's checkpointer: one read per thread, not batched.
     state: t.field({
       type: ThreadStateRef,

@@ -46,8 +46,8 @@ export function threadRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Patch Thread (metadata is merged)
   routes.patch("/:thread_id", async (c) => {
-    const { metadata } = await body(c, ThreadPatch);
-    return c.json(threadToWire(await threadsService.update(ctx(c), c.req.param("thread_id"), { metadata })));
+    const { metadata, ttl } = await body(c, ThreadPatch);
+    return c.json(threadToWire(await threadsService.update(ctx(c), c.req.param("thread_id"), { metadata, ttlMinutes: ttl?.ttl })));
   });
 
   // Delete Thread

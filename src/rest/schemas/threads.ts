@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { THREAD_SORT_FIELDS, THREAD_STATUSES } from "../../domain/thread.js";
+import { PRUNE_STRATEGIES } from "../../domain/thread-retention.js";
 import { JsonObject, Limit, Offset, optional, SortOrder } from "./common.js";
 import { ThreadSupersteps } from "./thread-state.js";
 
@@ -17,15 +18,23 @@ export const THREAD_SELECT_FIELDS = [
   "interrupts",
 ] as const;
 
+/** A thread's TTL as the SDK sends it: `{ttl: minutes, strategy: "delete"}` (a bare number is accepted too). */
+export const ThreadTtl = z.union([
+  z.number().positive().transform((ttl) => ({ ttl, strategy: "delete" as const })),
+  z.object({ ttl: z.number().positive(), strategy: optional(z.literal("delete")) }),
+]);
+
 export const ThreadCreate = z.object({
   thread_id: optional(z.string()),
   metadata: optional(JsonObject),
   if_exists: optional(z.enum(["raise", "do_nothing"])),
   supersteps: optional(ThreadSupersteps),
+  ttl: optional(ThreadTtl),
 });
 
 export const ThreadPatch = z.object({
   metadata: optional(JsonObject),
+  ttl: optional(ThreadTtl),
 });
 
 /** Shared by search and count. */
@@ -45,4 +54,10 @@ export const ThreadSearchRequest = z.object({
   sort_by: optional(z.enum(THREAD_SORT_FIELDS)),
   sort_order: optional(SortOrder),
   select: optional(z.array(z.enum(THREAD_SELECT_FIELDS))),
+});
+
+/** POST /threads/prune (LangGraph Platform); `strategy` defaults to delete. */
+export const ThreadPruneRequest = z.object({
+  thread_ids: z.array(z.string()),
+  strategy: optional(z.enum(PRUNE_STRATEGIES)),
 });

@@ -1,0 +1,3 @@
+/** POST /threads/prune strategies: delete the threads, or keep each with only its latest checkpoint. */
+export const PRUNE_STRATEGIES = ["delete", "keep_latest"] as const;
+export type PruneStrategy = (typeof PRUNE_STRATEGIES)[number];

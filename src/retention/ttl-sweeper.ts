@@ -1,0 +1,49 @@
+import type { Logger } from "../logger.js";
+import { createServiceContext, type HangarRuntime } from "../runtime.js";
+import { retentionService } from "../services/retention.service.js";
+
+export interface TtlSweeper {
+  /** Stops the timers and waits for a sweep in progress. */
+  close(): Promise<void>;
+}
+
+/**
+ * Sweeps expired store items every store.ttl.sweep_interval_minutes and expired threads every
+ * checkpointer.ttl.sweep_interval_minutes (langgraph.json; hourly by default). Every process
+ * runs one; the sweeps' advisory locks make exactly one of them delete at a time, so several
+ * processes never remove a row twice or trip over each other.
+ */
+export function startTtlSweeper(runtime: HangarRuntime, log: Logger): TtlSweeper {
+  const ctx = createServiceContext(runtime, { kind: "anonymous" }, log);
+  const running = new Set<Promise<void>>();
+  const every = (minutes: number, what: string, sweep: () => Promise<number>) => {
+    let inProgress = false;
+    const timer = setInterval(() => {
+      // A sweep slower than its interval is not started twice.
+      if (inProgress) return;
+      inProgress = true;
+      const done = sweep()
+        .then((deleted) => {
+          if (deleted > 0) log.info({ deleted }, `expired ${what} swept`);
+        })
+        .catch((error: unknown) => log.warn({ err: error }, `${what} TTL sweep failed; retrying next interval`))
+        .finally(() => {
+          inProgress = false;
+          running.delete(done);
+        });
+      running.add(done);
+    }, minutes * 60_000);
+    timer.unref();
+    return timer;
+  };
+  const timers = [
+    every(runtime.deployment.store.ttl.sweepIntervalMinutes, "store items", () => retentionService.sweepExpiredStoreItems(ctx)),
+    every(runtime.deployment.checkpointer.ttl.sweepIntervalMinutes, "threads", () => retentionService.sweepExpiredThreads(ctx)),
+  ];
+  return {
+    async close() {
+      for (const timer of timers) clearInterval(timer);
+      await Promise.allSettled([...running]);
+    },
+  };
+}
