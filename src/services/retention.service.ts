@@ -1,5 +1,4 @@
-import { authorize } from "../auth/authorize.js";
-import { authFiltersAsContainment } from "../auth/auth-filters.js";
+import { scopeOf } from "./access-scope.js";
 import { deleteExpiredThreads } from "../db/sql/delete-expired-threads.js";
 import { deleteIdleThreads } from "../db/sql/delete-idle-threads.js";
 import { deleteOlderCheckpoints } from "../db/sql/delete-older-checkpoints.js";
@@ -58,8 +57,7 @@ export const retentionService = {
       throw new InvalidInputError(`strategy must be one of ${PRUNE_STRATEGIES.join(", ")}`);
     }
     const threadIds = [...new Set(input.threadIds.map((threadId) => threadId.toLowerCase()))];
-    const filters = await authorize(ctx, "threads", "delete", { thread_ids: threadIds, strategy: input.strategy });
-    const metadataContains = filters ? authFiltersAsContainment(filters) : {};
+    const metadataContains = await scopeOf(ctx, "threads", "delete", { thread_ids: threadIds, strategy: input.strategy });
     if (threadIds.length === 0) return 0;
     return withTransaction(ctx.db, async (manager) => {
       if (input.strategy === "delete") {

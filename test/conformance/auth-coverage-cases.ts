@@ -69,6 +69,7 @@ export const REST_CASES: RestCase[] = [
   { route: "GET /threads/:thread_id", path: thread, refusedBy: "handler" },
   { route: "PATCH /threads/:thread_id", path: thread, body: () => ({ metadata: { x: 1 } }), refusedBy: "handler" },
   { route: "DELETE /threads/:thread_id", path: thread, refusedBy: "handler" },
+  { route: "POST /threads/prune", path: () => "/threads/prune", body: (f) => ({ thread_ids: [f.thread.thread_id] }), refusedBy: "handler" },
   { route: "POST /threads/:thread_id/copy", path: (f) => `${thread(f)}/copy`, refusedBy: "handler" },
   { route: "POST /runs/crons", path: () => "/runs/crons", body: () => ({ assistant_id: "echo", schedule: "0 0 1 1 *" }), refusedBy: "handler" },
   { route: "POST /runs/crons/search", path: () => "/runs/crons/search", body: () => ({}), refusedBy: "handler" },
