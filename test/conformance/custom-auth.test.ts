@@ -161,3 +161,19 @@ describe("assistants and crons are their creator's", () => {
     expect((await alice.threads.getState(thread.thread_id)).values).toMatchObject({ users: ["alice"] });
   });
 });
+
+describe("the store is per user", () => {
+  it("keeps each user's items under their own namespace, invisible to the other", async () => {
+    await alice.store.putItem(["alice", "notes"], "n1", { text: "alice's note" });
+    await expect(bob.store.putItem(["alice", "notes"], "n2", { text: "bob's" })).rejects.toMatchObject({ status: 403 });
+    await expect(bob.store.getItem(["alice", "notes"], "n1")).rejects.toMatchObject({ status: 403 });
+    await bob.store.putItem(["bob"], "n1", { text: "bob's note" });
+
+    expect((await alice.store.getItem(["alice", "notes"], "n1"))?.value).toEqual({ text: "alice's note" });
+    expect((await bob.store.searchItems([])).items.map((item) => item.namespace)).toEqual([["bob"]]);
+    expect((await bob.store.listNamespaces()).namespaces).toEqual([["bob"]]);
+    expect((await alice.store.listNamespaces()).namespaces).toEqual([["alice", "notes"]]);
+    await expect(bob.store.deleteItem(["alice", "notes"], "n1")).rejects.toMatchObject({ status: 403 });
+    expect((await alice.store.getItem(["alice", "notes"], "n1"))?.value).toEqual({ text: "alice's note" });
+  });
+});
