@@ -1,10 +1,8 @@
 import { z } from "zod";
 import type { DeploymentConfig } from "../graphs/deployment-config.js";
-import { splitGraphSpec } from "../graphs/deployment-config.js";
-import { readModuleExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
+import { importDeploymentExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
 import type { Logger } from "../logger.js";
 import type { AuthenticateHandler, AuthHandler, CustomAuthHandlers } from "./auth-types.js";
-import path from "node:path";
 
 /**
  * langgraph.json `auth`. `path` names the module; `disable_studio_auth` and `openapi` are
@@ -46,14 +44,7 @@ export async function loadCustomAuth(
   }
   if (section.path === undefined) return null;
 
-  const { modulePath, exportName } = splitGraphSpec(section.path);
-  const absolutePath = path.resolve(deployment.directory, modulePath);
-  let exported: unknown;
-  try {
-    exported = readModuleExport(await loader.importModule(absolutePath), exportName);
-  } catch (error) {
-    throw new Error(`Cannot load auth.path "${section.path}" (${absolutePath}): ${(error as Error).message}`, { cause: error });
-  }
+  const { exported, exportName, absolutePath } = await importDeploymentExport(loader, deployment.directory, "auth.path", section.path);
   const handlers = handlersOf(exported);
   if (!handlers) {
     throw new Error(

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { register, type NamespacedUnregister } from "tsx/esm/api";
+import { splitGraphSpec } from "./deployment-config.js";
 
 export interface GraphModuleLoader {
   /** Imports a TypeScript or JavaScript module by absolute path. */
@@ -58,4 +59,24 @@ export function readModuleExport(moduleNamespace: Record<string, unknown>, expor
   throw new Error(
     `the module has no export "${exportName}" (it exports: ${available.length > 0 ? available.join(", ") : "nothing"})`,
   );
+}
+
+/**
+ * Imports a deployment module named like a graph (`./file.ts:export`, relative to the config's
+ * directory) and reads the export: auth.path, http.app and store.index.embed go through here.
+ * Throws naming the key, the spec and the file when it does not load or lacks the export.
+ */
+export async function importDeploymentExport(
+  loader: GraphModuleLoader,
+  directory: string,
+  key: string,
+  spec: string,
+): Promise<{ exported: unknown; exportName: string; absolutePath: string }> {
+  const { modulePath, exportName } = splitGraphSpec(spec);
+  const absolutePath = path.resolve(directory, modulePath);
+  try {
+    return { exported: readModuleExport(await loader.importModule(absolutePath), exportName), exportName, absolutePath };
+  } catch (error) {
+    throw new Error(`Cannot load ${key} "${spec}" (${absolutePath}): ${(error as Error).message}`, { cause: error });
+  }
 }

@@ -1,9 +1,7 @@
-import path from "node:path";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import type { StoreEmbeddings, StoreIndexConfig } from "../db/hangar-store.js";
 import type { DeploymentConfig } from "./deployment-config.js";
-import { splitGraphSpec } from "./deployment-config.js";
-import { createGraphModuleLoader, readModuleExport } from "./graph-module-loader.js";
+import { createGraphModuleLoader, importDeploymentExport } from "./graph-module-loader.js";
 
 /** `provider:model` strings langgraph.json `store.index.embed` may name, besides a module path. */
 const PROVIDERS = ["openai"] as const;
@@ -49,15 +47,8 @@ function createProviderEmbeddings(embed: string, dims: number, env: NodeJS.Proce
 }
 
 async function loadEmbeddingsModule(deployment: DeploymentConfig, embed: string): Promise<StoreEmbeddings> {
-  const { modulePath, exportName } = splitGraphSpec(embed);
-  const absolutePath = path.resolve(deployment.directory, modulePath);
-  let exported: unknown;
-  try {
-    const loader = createGraphModuleLoader(deployment.path);
-    exported = readModuleExport(await loader.importModule(absolutePath), exportName);
-  } catch (error) {
-    throw new Error(`store.index.embed "${embed}" could not be loaded: ${(error as Error).message}`, { cause: error });
-  }
+  const loader = createGraphModuleLoader(deployment.path);
+  const { exported } = await importDeploymentExport(loader, deployment.directory, "store.index.embed", embed);
   if (isEmbeddingsObject(exported)) return exported;
   if (typeof exported === "function") {
     const embedTexts = exported as (texts: string[]) => Promise<number[][]> | number[][];

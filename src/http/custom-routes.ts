@@ -1,7 +1,6 @@
-import path from "node:path";
 import type { Hono } from "hono";
-import { splitGraphSpec, type DeploymentConfig } from "../graphs/deployment-config.js";
-import { readModuleExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
+import type { DeploymentConfig } from "../graphs/deployment-config.js";
+import { importDeploymentExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
 import type { HttpEnv } from "./http-env.js";
 
 /**
@@ -18,14 +17,7 @@ export async function loadCustomRoutes(deployment: DeploymentConfig, loader: Gra
   if (typeof spec !== "string" || spec.length === 0) {
     throw new Error(`Invalid deployment config ${deployment.path}: http.app must be "./file.ts:export"`);
   }
-  const { modulePath, exportName } = splitGraphSpec(spec);
-  const absolutePath = path.resolve(deployment.directory, modulePath);
-  let exported: unknown;
-  try {
-    exported = readModuleExport(await loader.importModule(absolutePath), exportName);
-  } catch (error) {
-    throw new Error(`Cannot load http.app "${spec}" (${absolutePath}): ${(error as Error).message}`, { cause: error });
-  }
+  const { exported, exportName, absolutePath } = await importDeploymentExport(loader, deployment.directory, "http.app", spec);
   // By shape: the module's hono may be another copy than Hangar's; `route()` only reads these.
   const candidate = exported as { routes?: unknown; fetch?: unknown } | null;
   if (typeof candidate !== "object" || candidate === null || !Array.isArray(candidate.routes) || typeof candidate.fetch !== "function") {

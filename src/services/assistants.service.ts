@@ -99,6 +99,19 @@ export async function findAssistantForRun(ctx: ServiceContext, assistantIdOrGrap
   return assistant;
 }
 
+/** The value `assistants:create` / `assistants:update` handlers receive, in LangGraph's wire names. */
+function assistantRequest(assistantId: string, input: UpdateAssistantInput): Record<string, unknown> {
+  return {
+    assistant_id: assistantId,
+    graph_id: input.graphId,
+    config: input.config,
+    context: input.context,
+    metadata: { ...(input.metadata ?? {}) },
+    name: input.name,
+    description: input.description,
+  };
+}
+
 /** An assistant's graph, for a caller allowed to read the assistant. */
 async function readableGraphId(ctx: ServiceContext, assistantIdOrGraph: string): Promise<string> {
   return (await assistantsService.get(ctx, assistantIdOrGraph)).graphId;
@@ -116,16 +129,7 @@ export const assistantsService = {
       throw new InvalidInputError(`assistant_id must be a UUID, got '${input.assistantId}'`);
     }
     const assistantId = input.assistantId?.toLowerCase() ?? newId();
-    const request = {
-      assistant_id: assistantId,
-      graph_id: input.graphId,
-      config: input.config,
-      context: input.context,
-      metadata: { ...(input.metadata ?? {}) },
-      if_exists: input.ifExists,
-      name: input.name,
-      description: input.description,
-    };
+    const request = { ...assistantRequest(assistantId, input), if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "assistants", "create", request);
     input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
     const now = ctx.now();
@@ -185,15 +189,7 @@ export const assistantsService = {
   async update(ctx: ServiceContext, assistantIdOrGraph: string, input: UpdateAssistantInput): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     if (input.graphId !== undefined) requireDeployedGraph(ctx, input.graphId);
-    const request = {
-      assistant_id: assistantId,
-      graph_id: input.graphId,
-      config: input.config,
-      context: input.context,
-      metadata: { ...(input.metadata ?? {}) },
-      name: input.name,
-      description: input.description,
-    };
+    const request = assistantRequest(assistantId, input);
     const scope = await scopeOf(ctx, "assistants", "update", request);
     const stamped = stampedMetadata(request);
     input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? (stamped as JsonObject) : input.metadata };

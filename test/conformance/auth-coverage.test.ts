@@ -1,10 +1,10 @@
 import path from "node:path";
-import pg from "pg";
 import { getNamedType, isObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphqlServer } from "../../src/graphql/yoga.js";
 import { schema } from "../../src/graphql/schema.js";
 import { createHttpApp } from "../../src/http/http-app.js";
+import { countRows as countTableRows } from "../helpers/sql.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 import { GRAPHQL_CASES, REST_CASES, type Fixture } from "./auth-coverage-cases.js";
 
@@ -36,18 +36,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function countRows(): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: server.database.url });
-  await client.connect();
-  try {
-    const counts: Record<string, number> = {};
-    for (const table of ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "store_items"]) {
-      counts[table] = Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-    }
-    return counts;
-  } finally {
-    await client.end();
-  }
+const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "store_items"];
+
+function countRows(): Promise<Record<string, number>> {
+  return countTableRows(server.database, COUNTED_TABLES);
 }
 
 function send(route: string, pathname: string, body: unknown, token: string | null, multipart = false): Promise<Response> {

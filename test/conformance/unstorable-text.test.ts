@@ -3,11 +3,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Assistant, Run, Thread } from "@langchain/langgraph-sdk";
 import { getNamedType, isInputObjectType } from "graphql";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphqlServer } from "../../src/graphql/yoga.js";
 import { schema } from "../../src/graphql/schema.js";
 import { createHttpApp } from "../../src/http/http-app.js";
+import { countRows as countTableRows } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 /**
@@ -123,17 +123,10 @@ afterAll(async () => {
 });
 
 /** Rows per table: a refused request must leave every count as it was. */
-async function countRows(): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: server.database.url });
-  await client.connect();
-  try {
-    const tables = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices", "store_items"];
-    const counts: Record<string, number> = {};
-    for (const table of tables) counts[table] = Number((await client.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-    return counts;
-  } finally {
-    await client.end();
-  }
+const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices", "store_items"];
+
+function countRows(): Promise<Record<string, number>> {
+  return countTableRows(server.database, COUNTED_TABLES);
 }
 
 async function detailOf(response: Response): Promise<string> {

@@ -71,6 +71,6 @@ describe("store and checkpointer settings", () => {
     const unknown = loadDeploymentConfig(configWith({ store: { index: { embed: "cohere:embed-v3", dims: 2 } } }));
     await expect(loadStoreIndex(unknown)).rejects.toThrow(/store\.index\.embed "cohere:embed-v3".*openai:<model>/);
     const missing = loadDeploymentConfig(configWith({ store: { index: { embed: "./nope.ts:embed", dims: 2 } } }));
-    await expect(loadStoreIndex(missing)).rejects.toThrow(/store\.index\.embed "\.\/nope\.ts:embed" could not be loaded/);
+    await expect(loadStoreIndex(missing)).rejects.toThrow(/Cannot load store\.index\.embed "\.\/nope\.ts:embed"/);
   });
 });

@@ -37,3 +37,10 @@ export async function runsPerCron(database: TestDatabase, cronIds: string[]): Pr
   );
   return new Map(cronIds.map((id) => [id, rows.find((row) => row.cron_id === id)?.runs ?? 0]));
 }
+
+/** Rows per table: a refused request must leave every count as it was. Table names are the test's own constants. */
+export async function countRows(database: TestDatabase, tables: readonly string[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = Number((await sql<{ n: string }>(database, `SELECT count(*) AS n FROM ${table}`))[0]!.n);
+  return counts;
+}
