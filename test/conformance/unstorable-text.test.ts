@@ -79,6 +79,7 @@ const REST_CASES: RestCase[] = [
   { route: "POST /threads/count", path: () => "/threads/count", body: (bad) => ({ metadata: { note: bad } }) },
   { route: "PATCH /threads/:thread_id", path: (f) => `/threads/${f.thread.thread_id}`, body: (bad) => ({ metadata: { note: bad } }) },
   { route: "DELETE /threads/:thread_id", path: (f) => `/threads/${f.thread.thread_id}` },
+  { route: "POST /threads/prune", path: () => "/threads/prune", body: (bad) => ({ thread_ids: [bad], strategy: "delete" }) },
   { route: "POST /threads/:thread_id/copy", path: (f) => `/threads/${f.thread.thread_id}/copy` },
   { route: "POST /runs/crons", path: () => "/runs/crons", body: (bad) => ({ assistant_id: "echo", schedule: "0 0 * * *", input: runInput(bad), metadata: { note: bad } }) },
   { route: "POST /runs/crons/search", path: () => "/runs/crons/search", body: (bad) => ({ assistant_id: bad }) },
