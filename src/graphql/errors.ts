@@ -23,7 +23,8 @@ export function createErrorMasker(log: Logger): MaskError {
   return (error, message, isDev) => {
     const expected = expectedCause(error);
     if (expected) {
-      log.warn({ code: expected.code, path: pathOf(error) }, expected.message);
+      // INTERNAL (a deployment module's bug) was logged at error, once, where it was caught.
+      if (expected.code !== "INTERNAL") log.warn({ code: expected.code, path: pathOf(error) }, expected.message);
       const located = error as Partial<GraphQLError>;
       return createGraphQLError(expected.message, {
         nodes: located.nodes,

@@ -40,7 +40,8 @@ export function respondWithError(c: Context, error: unknown, log: Logger): Respo
     if (expected.code === "UNAVAILABLE") {
       log.error({ err: coerceError(error), path: c.req.path }, "database unavailable");
       c.header("Retry-After", String(RETRY_AFTER_SECONDS));
-    } else {
+    } else if (expected.code !== "INTERNAL") {
+      // INTERNAL (a deployment module's bug) was logged at error, once, where it was caught.
       log.warn({ code: expected.code, status, path: c.req.path }, expected.message);
     }
     return c.json({ detail: expected.message }, status);
