@@ -6,6 +6,7 @@ import { openDatabase, type Database } from "./db/database.js";
 import { migrateDatabase } from "./db/migrate.js";
 import { loadCustomAuth } from "./auth/load-custom-auth.js";
 import { loadCustomRoutes } from "./http/custom-routes.js";
+import { loadGenerativeUi } from "./http/generative-ui.js";
 import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
@@ -53,6 +54,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
+  // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
+  const generativeUi = config.roles.api ? await loadGenerativeUi(deployment, log) : new Map();
   if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(
       "The API is open to anyone who can reach it: set HANGAR_API_KEYS (shared keys for trusted backends) " +
@@ -72,7 +75,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   try {
     await migrateDatabase(db, log);
     const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes, generativeUi };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
     releasers.push(() => sweeper.close());

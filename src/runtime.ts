@@ -1,6 +1,7 @@
 import type { CustomAuthHandlers } from "./auth/auth-types.js";
 import type { Hono } from "hono";
 import type { HangarConfig } from "./config.js";
+import type { GenerativeUi } from "./http/generative-ui.js";
 import type { HttpEnv } from "./http/http-env.js";
 import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
@@ -19,6 +20,8 @@ export interface HangarRuntime {
   streaming: RunStreaming;
   /** The deployment's own Hono app (langgraph.json `http.app`), mounted in front of Hangar's routes. */
   customRoutes?: Hono<HttpEnv> | null;
+  /** The bundles of langgraph.json `ui` (generative UI), served under /ui. */
+  generativeUi?: GenerativeUi;
   /** The deployment's custom auth handlers (langgraph.json `auth.path`), or null. */
   customAuth: CustomAuthHandlers | null;
 }

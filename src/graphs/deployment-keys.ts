@@ -8,7 +8,7 @@ import type { DeploymentConfig } from "./deployment-config.js";
  * implement stops start-up (auth/load-custom-auth.ts), and every http key that closes or opens
  * routes (`disable_*`, `app`, `enable_custom_route_auth`) is honoured.
  */
-const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer"]);
+const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config"]);
 /** Build-time settings of langgraph-cli: meaningful for images, not for a running server. */
 const BUILD_ONLY = new Set(["node_version", "dependencies", "dockerfile_lines", "image_distro", "python_version", "pip_config_file", "$schema"]);
 const HONOURED_HTTP = new Set([

@@ -10,6 +10,7 @@ import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
 import { corsMiddleware } from "./cors-policy.js";
 import { isCustomRouteAuthEnabled } from "./custom-routes.js";
+import { mountUiAssets, mountUiComponents } from "./generative-ui.js";
 import type { HttpEnv } from "./http-env.js";
 import { serverInfo } from "./server-info.js";
 
@@ -39,7 +40,9 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
     app.get("/info", (c) => c.json(serverInfo(runtime)));
   }
   mountConsole(app, runtime.config.consoleDir, runtime.log);
+  mountUiAssets(app, runtime.generativeUi ?? new Map());
   if (!authenticateCustomRoutes) app.use("*", authentication);
+  mountUiComponents(app, runtime.generativeUi ?? new Map(), maxBodyBytes, runtime.log);
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;
@@ -53,7 +56,15 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
 /** Paths anyone may call: health, server info and the console's static files (they hold no data). */
 function isOpenPath(method: string, pathname: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
-  return pathname === "/ok" || pathname === "/info" || pathname === "/" || pathname === "/console" || pathname.startsWith("/console/");
+  return (
+    pathname === "/ok" ||
+    pathname === "/info" ||
+    pathname === "/" ||
+    pathname === "/console" ||
+    pathname.startsWith("/console/") ||
+    // Generative UI bundles (GET /ui/{name}/{file}); POST /ui/{name} is authenticated.
+    /^\/ui\/[^/]+\/[^/]+$/.test(pathname)
+  );
 }
 
 /**

@@ -64,7 +64,6 @@ describe("reviewDeploymentKeys", () => {
     );
     expect(ignored).toEqual([
       "node_version (a build setting of langgraph-cli)",
-      "ui (not implemented by Hangar)",
       "http.configurable_headers (not implemented by Hangar)",
     ]);
   });
