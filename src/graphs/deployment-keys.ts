@@ -14,6 +14,7 @@ const BUILD_ONLY = new Set(["node_version", "dependencies", "dockerfile_lines", 
 const HONOURED_HTTP = new Set([
   "app",
   "enable_custom_route_auth",
+  "configurable_headers",
   "cors",
   "disable_assistants",
   "disable_threads",

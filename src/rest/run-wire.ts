@@ -37,16 +37,23 @@ export function runToWire(run: Run): RunWire {
 export function createRunFromWire(
   body: RunCreate,
   threadId: string | null,
-  options: { defaultModes?: CreateRunInput["streamModes"]; forceModes?: CreateRunInput["streamModes"] } = {},
+  options: {
+    defaultModes?: CreateRunInput["streamModes"];
+    forceModes?: CreateRunInput["streamModes"];
+    /** Request headers for `config.configurable` (http.configurable_headers); they win over the body's. */
+    headers?: Record<string, string>;
+  } = {},
 ): CreateRunInput {
   const modes = body.stream_mode ?? options.defaultModes ?? ["values"];
+  const config = body.config ?? {};
+  const configurable = { ...((config.configurable as JsonObject | undefined) ?? {}), ...(options.headers ?? {}) };
   return {
     threadId,
     assistantId: body.assistant_id,
     input: body.input ?? null,
     command: body.command ?? null,
     context: body.context ?? {},
-    config: body.config ?? {},
+    config: Object.keys(configurable).length > 0 ? { ...config, configurable } : config,
     metadata: body.metadata ?? {},
     streamModes: [...new Set([...modes, ...(options.forceModes ?? [])])],
     streamSubgraphs: body.stream_subgraphs ?? false,

@@ -60,11 +60,11 @@ describe("reviewDeploymentKeys", () => {
   it("names the keys Hangar ignores, and none it honours", () => {
     expect(reviewDeploymentKeys(deployment({ http: { app: "./app.ts:app", enable_custom_route_auth: true } }).parsed).ignored).toEqual([]);
     const { ignored } = reviewDeploymentKeys(
-      deployment({ node_version: "20", ui: { g: "./ui.tsx" }, http: { cors: {}, configurable_headers: {} } }).parsed,
+      deployment({ node_version: "20", ui: { g: "./ui.tsx" }, http: { cors: {}, configurable_headers: {}, mount_prefix: "/api" } }).parsed,
     );
     expect(ignored).toEqual([
       "node_version (a build setting of langgraph-cli)",
-      "http.configurable_headers (not implemented by Hangar)",
+      "http.mount_prefix (not implemented by Hangar)",
     ]);
   });
 });

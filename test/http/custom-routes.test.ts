@@ -55,6 +55,21 @@ describe("custom routes", () => {
       .toMatchObject({ thread_id: thread.thread_id, status: "success" });
   });
 
+  it("passes x-* request headers (and user-agent) to runs in config.configurable, never credentials", async () => {
+    const client = new Client({
+      apiUrl: server.url,
+      defaultHeaders: { "x-tenant": "acme", "x-service-key": "secret", "user-agent": "hangar-test" },
+    });
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "echo", {
+      input: { messages: [] },
+      config: { configurable: { "x-tenant": "from-body", model: "m" } },
+    });
+    const configurable = (run.kwargs as { config: { configurable: Record<string, unknown> } }).config.configurable;
+    expect(configurable).toMatchObject({ "x-tenant": "acme", "user-agent": "hangar-test", model: "m" });
+    expect(configurable).not.toHaveProperty("x-service-key");
+  });
+
   it("lets an SDK client without apiUrl reach this server in-process", async () => {
     const { threadId } = (await (await fetch(`${server.url}/custom/threads`)).json()) as { threadId: string };
     expect((await server.client.threads.get(threadId)).metadata).toEqual({ via: "loopback" });

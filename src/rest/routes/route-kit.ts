@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { HttpEnv } from "../../http/http-env.js";
 import { createServiceContext, type HangarRuntime } from "../../runtime.js";
 import type { ServiceContext } from "../../services/service-context.js";
+import { configurableHeadersPolicy } from "../configurable-headers.js";
 import { parseInput, readJsonBody } from "../read-body.js";
 
 /** What every REST handler needs from a request, bound to the running Hangar. */
@@ -10,10 +11,14 @@ export interface RouteKit {
   serviceContext(c: Context<HttpEnv>): ServiceContext;
   body<Schema extends z.ZodType>(c: Context<HttpEnv>, schema: Schema): Promise<z.infer<Schema>>;
   query<Schema extends z.ZodType>(c: Context<HttpEnv>, schema: Schema): z.infer<Schema>;
+  /** The request headers a new run sees in `config.configurable` (http.configurable_headers). */
+  runHeaders(c: Context<HttpEnv>): Record<string, string>;
 }
 
 export function createRouteKit(runtime: HangarRuntime): RouteKit {
+  const configurableHeaders = configurableHeadersPolicy(runtime.deployment);
   return {
+    runHeaders: (c) => configurableHeaders(c.req.raw.headers),
     serviceContext: (c) => createServiceContext(runtime, c.get("actor"), c.get("log")),
     body: (c, schema) => readJsonBody(c, schema, runtime.config.maxBodyBytes),
     query: (c, schema) => parseInput(schema, queryParameters(c), "query"),

@@ -29,8 +29,14 @@ function runLocation(threadId: string, runId: string, stateless: boolean): strin
 }
 
 /** POST .../runs/stream: queue the run, answer with its SSE stream until it ends. */
-export async function streamNewRun(c: Context<HttpEnv>, ctx: ServiceContext, body: RunCreate, threadId: string | null) {
-  const run = await runsService.create(ctx, createRunFromWire(body, threadId));
+export async function streamNewRun(
+  c: Context<HttpEnv>,
+  ctx: ServiceContext,
+  body: RunCreate,
+  threadId: string | null,
+  headers: Record<string, string>,
+) {
+  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { headers }));
   const location = runLocation(run.threadId, run.runId, threadId === null);
   const abort = new AbortController();
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
@@ -44,8 +50,14 @@ export async function streamNewRun(c: Context<HttpEnv>, ctx: ServiceContext, bod
 }
 
 /** POST .../runs/wait: queue the run, answer with its final values (or `__error__`). */
-export async function waitForNewRun(c: Context<HttpEnv>, ctx: ServiceContext, body: RunCreate, threadId: string | null) {
-  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { forceModes: ["values"] }));
+export async function waitForNewRun(
+  c: Context<HttpEnv>,
+  ctx: ServiceContext,
+  body: RunCreate,
+  threadId: string | null,
+  headers: Record<string, string>,
+) {
+  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { forceModes: ["values"], headers }));
   const disconnected = c.req.raw.signal;
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
   const onAbort = cancelAfterDisconnect(ctx, run.runId);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
-import { assistantsService } from "../../services/assistants.service.js";
+import { findAssistantForRun } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
@@ -10,28 +10,28 @@ import { createRouteKit } from "./route-kit.js";
 
 /** /runs: stateless runs (each on a temporary thread) and bulk cancel. */
 export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
-  const { serviceContext: ctx, body, query } = createRouteKit(runtime);
+  const { serviceContext: ctx, body, query, runHeaders } = createRouteKit(runtime);
   const routes = new Hono<HttpEnv>();
 
   // Create Background Run (stateless)
   routes.post("/", async (c) => {
-    const run = await runsService.create(ctx(c), createRunFromWire(await body(c, RunCreate), null));
+    const run = await runsService.create(ctx(c), createRunFromWire(await body(c, RunCreate), null, { headers: runHeaders(c) }));
     c.header("Content-Location", `/runs/${run.runId}`);
     return c.json(runToWire(run));
   });
 
   // Create Run, Stream Output (stateless)
-  routes.post("/stream", async (c) => streamNewRun(c, ctx(c), await body(c, RunCreate), null));
+  routes.post("/stream", async (c) => streamNewRun(c, ctx(c), await body(c, RunCreate), null, runHeaders(c)));
 
   // Create Run, Wait for Output (stateless)
-  routes.post("/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), null));
+  routes.post("/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), null, runHeaders(c)));
 
   // Create Run Batch: validated as a whole first, so a bad item creates nothing.
   routes.post("/batch", async (c) => {
     const requests = await body(c, RunBatchCreate);
-    const inputs = requests.map((request) => createRunFromWire(request, null));
+    const inputs = requests.map((request) => createRunFromWire(request, null, { headers: runHeaders(c) }));
     // Every assistant must exist before the first run is queued: a refused batch queues nothing.
-    for (const input of inputs) await assistantsService.get(ctx(c), input.assistantId);
+    for (const input of inputs) await findAssistantForRun(ctx(c), input.assistantId);
     const runs = [];
     for (const input of inputs) runs.push(await runsService.create(ctx(c), input));
     return c.json(runs.map(runToWire));

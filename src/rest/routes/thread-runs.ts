@@ -14,22 +14,22 @@ import type { HangarRuntime } from "../../runtime.js";
 
 /** /threads/{thread_id}/runs: runs on a thread. */
 export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
-  const { serviceContext: ctx, body, query } = createRouteKit(runtime);
+  const { serviceContext: ctx, body, query, runHeaders } = createRouteKit(runtime);
   const routes = new Hono<HttpEnv>();
 
   // Create Background Run
   routes.post("/:thread_id/runs", async (c) => {
     const request = await body(c, RunCreate);
-    const run = await runsService.create(ctx(c), createRunFromWire(request, c.req.param("thread_id")));
+    const run = await runsService.create(ctx(c), createRunFromWire(request, c.req.param("thread_id"), { headers: runHeaders(c) }));
     c.header("Content-Location", `/threads/${run.threadId}/runs/${run.runId}`);
     return c.json(runToWire(run));
   });
 
   // Create Run, Stream Output
-  routes.post("/:thread_id/runs/stream", async (c) => streamNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id")));
+  routes.post("/:thread_id/runs/stream", async (c) => streamNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id"), runHeaders(c)));
 
   // Create Run, Wait for Output
-  routes.post("/:thread_id/runs/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id")));
+  routes.post("/:thread_id/runs/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), c.req.param("thread_id"), runHeaders(c)));
 
   // List Runs
   routes.get("/:thread_id/runs", async (c) => {
