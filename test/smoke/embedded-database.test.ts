@@ -32,7 +32,9 @@ describe("embedded database", () => {
   let assistantId = "";
   let threadId = "";
 
-  it("serves assistants and threads with no DATABASE_URL", async () => {
+  // The first start creates the embedded database and runs every migration (about 9 s on an idle
+  // 2-core machine, several times that on a busy one).
+  it("serves assistants and threads with no DATABASE_URL", { timeout: 120_000 }, async () => {
     const { hangar, client } = await start();
     expect(hangar.runtime.db.kind).toBe("embedded");
     const system = await client.assistants.search({ metadata: { created_by: "system" } });
