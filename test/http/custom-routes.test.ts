@@ -65,7 +65,7 @@ describe("custom routes", () => {
       input: { messages: [] },
       config: { configurable: { "x-tenant": "from-body", model: "m" } },
     });
-    const configurable = (run.kwargs as { config: { configurable: Record<string, unknown> } }).config.configurable;
+    const configurable = (run as unknown as { kwargs: { config: { configurable: Record<string, unknown> } } }).kwargs.config.configurable;
     expect(configurable).toMatchObject({ "x-tenant": "acme", "user-agent": "hangar-test", model: "m" });
     expect(configurable).not.toHaveProperty("x-service-key");
   });
