@@ -22,6 +22,8 @@ export interface GraphRegistry {
   /** Deployed graph ids, in config order. */
   names(): string[];
   has(graphId: string): boolean;
+  /** Whether the graph is built by a factory, i.e. differs with the config it is resolved with. */
+  isFactory(graphId: string): boolean;
   /** The config and context of the graph's system assistant (LANGGRAPH_CONFIG). */
   systemAssistantDefaults(graphId: string): SystemAssistantDefaults;
   getDrawing(graphId: string, options?: { xray?: boolean | number }): Promise<GraphDrawing>;
@@ -174,6 +176,7 @@ function createGraphRegistry(
   return {
     names: () => [...graphs.keys()],
     has: (graphId) => graphs.has(graphId),
+    isFactory: (graphId) => getLoaded(graphId).factory !== null,
     systemAssistantDefaults: (graphId) => defaults.get(graphId) ?? { config: {}, context: undefined },
 
     async getDrawing(graphId, options = {}) {

@@ -35,6 +35,7 @@ export interface ThreadTaskWire {
   checkpoint: CheckpointWire | null;
   state: ThreadStateWire | null;
   result: unknown;
+  path?: unknown[];
 }
 
 export interface ThreadStateWire {
@@ -69,6 +70,7 @@ function taskToWire(task: ThreadTask): ThreadTaskWire {
     checkpoint: checkpointToWire(task.checkpoint),
     state: task.state === null ? null : threadStateToWire(task.state),
     result: task.result,
+    ...(task.path !== undefined ? { path: task.path } : {}),
   };
 }
 

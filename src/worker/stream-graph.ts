@@ -1,5 +1,6 @@
 import type { StreamMode } from "../domain/run.js";
 import type { CompiledGraphLike } from "../graphs/graph-shapes.js";
+import { toWireCheckpointPayload, toWireDebugEvent } from "./debug-checkpoint.js";
 
 /** One event as SSE names it, with its data still a graph value (serialized later, once). */
 export interface GraphStreamEvent {
@@ -87,7 +88,10 @@ function* translateChunk(
   if (mode === "updates" && wireModes.has("messages")) {
     for (const [event, payload] of messages.completeFrom(data)) yield { event: `${event}${suffix}`, data: payload };
   }
-  if (wireModes.has(mode)) yield { event: `${mode}${suffix}`, data };
+  if (!wireModes.has(mode)) return;
+  if (mode === "debug") yield { event: `${mode}${suffix}`, data: toWireDebugEvent(data) };
+  else if (mode === "checkpoints") yield { event: `${mode}${suffix}`, data: toWireCheckpointPayload(data) };
+  else yield { event: `${mode}${suffix}`, data };
 }
 
 interface MessageLike {

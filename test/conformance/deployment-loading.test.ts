@@ -81,3 +81,20 @@ describe("LANGGRAPH_CONFIG", () => {
     expect(logLines).toContainEqual(expect.objectContaining({ level: 40, graphIds: ["not_deployed"] }));
   });
 });
+
+describe("graph factories", () => {
+  it("a state update as a node of a factory graph rebuilds it with the config of the thread's runs", async () => {
+    const assistant = await server.client.assistants.create({ graphId: "dynamic", config: { configurable: { node_name: "custom" } } });
+    const thread = await server.client.threads.create({ graphId: "dynamic" });
+    expect(await server.client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { log: ["input"] } })).toEqual({
+      log: ["input", "custom"],
+    });
+    await server.client.threads.updateState(thread.thread_id, { values: { log: ["update"] }, asNode: "custom" });
+    const state = await server.client.threads.getState(thread.thread_id);
+    expect(state.values).toEqual({ log: ["input", "custom", "update"] });
+    // The node the default build has is not part of this thread's graph.
+    await expect(server.client.threads.updateState(thread.thread_id, { values: { log: ["x"] }, asNode: "default" })).rejects.toThrow(
+      /HTTP 422.*does not exist/,
+    );
+  });
+});
