@@ -32,7 +32,7 @@ export interface ThreadTaskWire {
   name: string;
   error: string | null;
   interrupts: JsonObject[];
-  checkpoint: CheckpointWire | null;
+  checkpoint: Partial<CheckpointWire> | null;
   state: ThreadStateWire | null;
   result: unknown;
   path?: unknown[];
@@ -61,13 +61,28 @@ export function checkpointToWire(checkpoint: StateCheckpoint | null): Checkpoint
   };
 }
 
+/**
+ * A task's checkpoint is the namespace of its subgraph; LangGraph Platform answers it with only
+ * the keys LangGraph gives (thread_id, checkpoint_ns; an id once the subgraph has one), so
+ * clients comparing it whole see no null id or map.
+ */
+function taskCheckpointToWire(checkpoint: StateCheckpoint | null): Partial<CheckpointWire> | null {
+  if (checkpoint === null) return null;
+  return {
+    thread_id: checkpoint.threadId,
+    checkpoint_ns: checkpoint.checkpointNs,
+    ...(checkpoint.checkpointId !== null ? { checkpoint_id: checkpoint.checkpointId } : {}),
+    ...(checkpoint.checkpointMap !== null ? { checkpoint_map: checkpoint.checkpointMap } : {}),
+  };
+}
+
 function taskToWire(task: ThreadTask): ThreadTaskWire {
   return {
     id: task.id,
     name: task.name,
     error: task.error,
     interrupts: task.interrupts,
-    checkpoint: checkpointToWire(task.checkpoint),
+    checkpoint: taskCheckpointToWire(task.checkpoint),
     state: task.state === null ? null : threadStateToWire(task.state),
     result: task.result,
     ...(task.path !== undefined ? { path: task.path } : {}),

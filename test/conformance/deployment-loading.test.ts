@@ -98,3 +98,24 @@ describe("graph factories", () => {
     );
   });
 });
+
+describe("subgraph tasks in thread state", () => {
+  it("name the subgraph's namespace with the keys LangGraph gives, and carry the task path", async () => {
+    const thread = await server.client.threads.create();
+    await server.client.runs.wait(thread.thread_id, "nested", { input: { answer: "" } });
+    const state = await server.client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(["child"]);
+    expect(state.tasks).toEqual([
+      {
+        id: expect.any(String),
+        name: "child",
+        error: null,
+        interrupts: [{ id: expect.any(String), value: "approve?" }],
+        checkpoint: { thread_id: thread.thread_id, checkpoint_ns: expect.stringMatching(/^child:/) },
+        state: null,
+        result: null,
+        path: ["__pregel_pull", "child"],
+      },
+    ]);
+  });
+});

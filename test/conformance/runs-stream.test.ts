@@ -47,7 +47,7 @@ describe("SSE on the wire", () => {
     expect(frames[0]!.data).toEqual({ run_id: runId, attempt: 1 });
     expect(response.headers.get("content-location")).toBe(`/threads/${thread.thread_id}/runs/${runId}`);
     expect(frames.slice(1).map((frame) => Object.keys(frame.data as object))).toEqual([["first"], ["second"], ["third"]]);
-    expect(frames.map((frame) => frame.id)).toEqual(["1", "2", "3", "4"]);
+    expect(frames.map((frame) => frame.id)).toEqual(["0", "1", "2", "3"]);
     // The stream closed because the run ended, not because of a timeout.
     expect((await server.client.runs.get(thread.thread_id, runId)).status).toBe("success");
   });
@@ -105,8 +105,8 @@ describe("SSE on the wire", () => {
     for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) all.push(part);
     expect(all.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
     const rest = [];
-    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "2" })) rest.push(part);
-    expect(rest.map((part) => part.id)).toEqual(["3", "4"]);
+    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "1" })) rest.push(part);
+    expect(rest.map((part) => part.id)).toEqual(["2", "3"]);
     expect(Object.keys(rest[0]!.data as object)).toEqual(["second"]);
   });
 
@@ -121,7 +121,7 @@ describe("SSE on the wire", () => {
     const parts = [];
     for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) parts.push(part);
     expect(parts.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
-    expect(parts.map((part) => part.id)).toEqual(["1", "2", "3", "4"]);
+    expect(parts.map((part) => part.id)).toEqual(["0", "1", "2", "3"]);
   });
 
   it("answers a stream request for a busy thread with a JSON 409", async () => {
