@@ -33,7 +33,7 @@ export interface ThreadTaskWire {
   error: string | null;
   interrupts: JsonObject[];
   checkpoint: Partial<CheckpointWire> | null;
-  state: ThreadStateWire | null;
+  state: Omit<ThreadStateWire, "interrupts"> | null;
   result: unknown;
   path?: unknown[];
 }
@@ -82,11 +82,18 @@ function taskToWire(task: ThreadTask): ThreadTaskWire {
     name: task.name,
     error: task.error,
     interrupts: task.interrupts,
-    checkpoint: taskCheckpointToWire(task.checkpoint),
-    state: task.state === null ? null : threadStateToWire(task.state),
+    // With the subgraph's state given, LangGraph Platform answers no separate checkpoint (the
+    // state has its own), and the nested state without the top level's `interrupts` summary.
+    checkpoint: task.state === null ? taskCheckpointToWire(task.checkpoint) : null,
+    state: task.state === null ? null : nestedStateToWire(task.state),
     result: task.result,
     ...(task.path !== undefined ? { path: task.path } : {}),
   };
+}
+
+function nestedStateToWire(state: ThreadState): Omit<ThreadStateWire, "interrupts"> {
+  const { interrupts: _summary, ...wire } = threadStateToWire(state);
+  return wire;
 }
 
 export function threadStateToWire(state: ThreadState): ThreadStateWire {

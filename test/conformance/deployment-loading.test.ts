@@ -117,5 +117,14 @@ describe("subgraph tasks in thread state", () => {
         path: ["__pregel_pull", "child"],
       },
     ]);
+    // With subgraphs, the task carries the subgraph's state instead (which has its own checkpoint).
+    const recursive = await server.client.threads.getState(thread.thread_id, undefined, { subgraphs: true });
+    const [task] = recursive.tasks;
+    expect(task).toMatchObject({ name: "child", checkpoint: null, path: ["__pregel_pull", "child"] });
+    expect(Object.keys(task!.state!).sort()).toEqual(
+      ["checkpoint", "created_at", "metadata", "next", "parent_checkpoint", "tasks", "values"],
+    );
+    expect(task!.state!.checkpoint.checkpoint_ns).toMatch(/^child:/);
+    expect(task!.state!.next).toEqual(["ask"]);
   });
 });
