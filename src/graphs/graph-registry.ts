@@ -2,7 +2,9 @@ import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type G
 import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./system-assistant-defaults.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
-import { extractGraphSchemas, type GraphSchemas } from "./graph-schemas.js";
+import { extractGraphSchemas, runtimeTypedSchemas, withStaticSchemas, type GraphSchemas } from "./graph-schemas.js";
+import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
+import { extractStaticSchemasInWorker } from "./static-schemas/static-schemas-in-worker.js";
 import {
   describeValue,
   isCompiledGraphLike,
@@ -151,6 +153,27 @@ function createGraphRegistry(
   log: GraphRegistryLog,
 ): GraphRegistry {
   const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
+  // Schemas from TypeScript types: computed on first use, for every graph that needs them at
+  // once (one compilation, seconds, in a worker thread); a failure is remembered as null so
+  // that it is logged once, not on every request.
+  let staticSchemas: Promise<Map<string, StaticGraphSchemas> | null> | undefined;
+  const staticSchemasOf = async (graphId: string): Promise<StaticGraphSchemas | null> => {
+    staticSchemas ??= (async () => {
+      const needed = [...graphs.values()].filter(({ graph }) => {
+        const typed = runtimeTypedSchemas(graph);
+        return !typed.state || !typed.context;
+      });
+      const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
+      try {
+        const results = await extractStaticSchemasInWorker(requests);
+        return new Map(needed.map(({ spec }, index) => [spec.graphId, results[index]!]));
+      } catch (error) {
+        log.warn({ err: error }, "could not derive schemas from the graphs' TypeScript types");
+        return null;
+      }
+    })();
+    return (await staticSchemas)?.get(graphId) ?? null;
+  };
 
   const getLoaded = (graphId: string): LoadedGraph => {
     const loaded = graphs.get(graphId);
@@ -184,7 +207,12 @@ function createGraphRegistry(
     },
 
     async getSchemas(graphId) {
-      return schemasOf(graphId, getLoaded(graphId).graph);
+      const { graph } = getLoaded(graphId);
+      const schemas = schemasOf(graphId, graph);
+      const typed = runtimeTypedSchemas(graph);
+      if (typed.state && typed.context) return schemas;
+      const fromTypes = await staticSchemasOf(graphId);
+      return fromTypes === null ? schemas : withStaticSchemas(schemas, typed, fromTypes);
     },
 
     async getSubgraphs(graphId, options = {}) {

@@ -128,3 +128,42 @@ describe("subgraph tasks in thread state", () => {
     expect(task!.state!.next).toEqual(["ask"]);
   });
 });
+
+describe("schemas of graphs typed with TypeScript only", () => {
+  it("are derived from the types: state, input, output, and the context as config and context", async () => {
+    const schemas = await server.client.assistants.getSchemas("typed");
+    const messagesRef = "#/definitions/BaseMessage<MessageStructure<MessageToolSet>,MessageType>";
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      $schema: "http://json-schema.org/draft-07/schema#",
+      properties: {
+        messages: { type: "array", items: { $ref: messagesRef } },
+        status: { type: "string", enum: ["draft", "final"] },
+        score: { type: ["null", "number"] },
+      },
+      definitions: {
+        "BaseMessage<MessageStructure<MessageToolSet>,MessageType>": {
+          description: expect.stringContaining("Base class for all types of messages"),
+        },
+      },
+    });
+    // No server paths leak into type names.
+    expect(JSON.stringify(schemas)).not.toContain("import(");
+    expect(schemas.input_schema).toMatchObject({ type: "object", properties: { status: { enum: ["draft", "final"] } } });
+    expect(schemas.output_schema).toMatchObject({ type: "object", properties: { score: expect.any(Object) } });
+    const context = { type: "object", properties: { model: { type: "string", enum: ["large", "small"] } } };
+    expect(schemas.context_schema).toMatchObject(context);
+    expect(schemas.config_schema).toMatchObject(context);
+  }, 120_000);
+
+  it("subgraphs answer each namespace in both the SDK's and LangGraph's JS server's key forms", async () => {
+    const subgraphs = (await server.client.assistants.getSubgraphs("nested")) as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(subgraphs)).toEqual(["child"]);
+    const child = subgraphs.child!;
+    expect(child.state).toEqual(child.state_schema);
+    expect(child.input).toEqual(child.input_schema);
+    expect(child.output).toEqual(child.output_schema);
+    expect(child.config).toEqual(child.config_schema);
+    expect(child.state_schema).toMatchObject({ type: "object", properties: { answer: expect.any(Object) } });
+  });
+});

@@ -187,7 +187,8 @@ describe("nested fields", () => {
     expect(batched).toHaveBeenCalledTimes(1);
   });
 
-  it("exposes the graph's schemas, drawing and subgraphs", async () => {
+  // Schemas of Annotation graphs compile the deployment's TypeScript types (seconds).
+  it("exposes the graph's schemas, drawing and subgraphs", { timeout: 120_000 }, async () => {
     const { assistant } = await executeOk(server, GetAssistantGraphDocument, { assistantId: "echo" });
     expect(assistant.graphSchemas.graphId).toBe("echo");
     expect(assistant.graphSchemas.stateSchema).toMatchObject({ type: "object" });
