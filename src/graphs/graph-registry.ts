@@ -3,7 +3,7 @@ import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./sys
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import { extractGraphSchemas, runtimeTypedSchemas, withStaticSchemas, type GraphSchemas } from "./graph-schemas.js";
-import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
+import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
 import { extractStaticSchemasInWorker } from "./static-schemas/static-schemas-in-worker.js";
 import {
   describeValue,
@@ -156,8 +156,8 @@ function createGraphRegistry(
   // Schemas from TypeScript types: computed on first use, for every graph that needs them at
   // once (one compilation, seconds, in a worker thread); a failure is remembered as null so
   // that it is logged once, not on every request.
-  let staticSchemas: Promise<Map<string, StaticGraphSchemas> | null> | undefined;
-  const staticSchemasOf = async (graphId: string): Promise<StaticGraphSchemas | null> => {
+  let staticSchemas: Promise<Map<string, StaticDeploymentGraph> | null> | undefined;
+  const staticSchemasOf = async (graphId: string): Promise<StaticDeploymentGraph | null> => {
     staticSchemas ??= (async () => {
       const needed = [...graphs.values()].filter(({ graph }) => {
         const typed = runtimeTypedSchemas(graph);
@@ -217,8 +217,18 @@ function createGraphRegistry(
 
     async getSubgraphs(graphId, options = {}) {
       const result: Record<string, GraphSchemas> = {};
+      let fromTypes: Record<string, StaticGraphSchemas> | undefined;
       for await (const [namespace, subgraph] of listSubgraphs(getLoaded(graphId).graph, options)) {
-        if (isCompiledGraphLike(subgraph)) result[namespace] = schemasOf(graphId, subgraph);
+        if (!isCompiledGraphLike(subgraph)) continue;
+        const schemas = schemasOf(graphId, subgraph);
+        const typed = runtimeTypedSchemas(subgraph);
+        if (typed.state && typed.context) {
+          result[namespace] = schemas;
+          continue;
+        }
+        fromTypes ??= (await staticSchemasOf(graphId))?.subgraphs ?? {};
+        const declared = fromTypes[namespace];
+        result[namespace] = declared === undefined ? schemas : withStaticSchemas(schemas, typed, declared);
       }
       return result;
     },

@@ -2,6 +2,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type * as TypeScript from "typescript-json-schema/node_modules/typescript/lib/typescript.js";
 import type { JSONSchema } from "../graph-schemas.js";
+import { findSubgraphDeclarations, type SubgraphDeclaration } from "./subgraph-declarations.js";
 
 /** What a graph's TypeScript types say about it; null where a type could not be converted. */
 export interface StaticGraphSchemas {
@@ -10,6 +11,12 @@ export interface StaticGraphSchemas {
   output: JSONSchema | null;
   /** The graph's context (LangGraph 1.x) / configurable schema: one type for both in JS. */
   config: JSONSchema | null;
+}
+
+/** A graph's schemas from its types, and those of the subgraphs its source declares. */
+export interface StaticDeploymentGraph extends StaticGraphSchemas {
+  /** By namespace (`child`, `child|grandchild`), as /subgraphs names them. */
+  subgraphs: Record<string, StaticGraphSchemas>;
 }
 
 export interface StaticSchemaRequest {
@@ -24,40 +31,59 @@ const require = createRequire(import.meta.url);
 const TJS = require("typescript-json-schema") as typeof import("typescript-json-schema");
 const ts = require(require.resolve("typescript", { paths: [path.dirname(require.resolve("typescript-json-schema"))] })) as typeof TypeScript;
 
-/** The reflected type names of the index-th graph of a batch. */
-function typeNames(index: number) {
+/** The reflected type names of a graph of a batch (`index`), or of one of its subgraphs. */
+function typeNames(index: number, subgraph?: number) {
+  const suffix = subgraph === undefined ? `${index}` : `${index}_${subgraph}`;
   return {
-    state: `HangarStateType${index}`,
-    input: `HangarInputType${index}`,
-    output: `HangarOutputType${index}`,
-    config: `HangarConfigType${index}`,
+    state: `HangarStateType${suffix}`,
+    input: `HangarInputType${suffix}`,
+    output: `HangarOutputType${suffix}`,
+    config: `HangarConfigType${suffix}`,
   };
 }
 
 /**
- * A module next to the graph's that names the graph's types through LangGraph's own type
- * helpers, resolved against the deployment's own copy of @langchain/langgraph: the state type
- * of the compiled graph (whether exported compiled, as a builder, a Promise or a factory), the
- * update type of its input definition, the state type of its output definition and the update
- * type of its context definition.
+ * Type aliases naming a graph's types through LangGraph's own type helpers: the state type of
+ * the compiled graph (exported compiled, as a builder, a Promise or a factory), the update type
+ * of its input definition, the state type of its output definition and the update type of its
+ * context definition. `graphType` is a type expression for the graph.
  */
-function reflectionSource(request: StaticSchemaRequest, index: number): string {
-  const TYPE_NAMES = typeNames(index);
-  const specifier = `./${path.basename(request.modulePath)}`;
+function reflectedTypes(graphType: string, names: ReturnType<typeof typeNames>): string {
+  const graph = `__HangarCompiled<${graphType}>`;
+  const builder = `(${graph} extends { builder: infer B } ? B : never)`;
   return `
-import type { CompiledStateGraph, StateDefinition, StateType, UpdateType } from "@langchain/langgraph";
-import type * as GraphModule from ${JSON.stringify(specifier)};
-type Built<T> = T extends (...args: any[]) => infer R ? Awaited<R> : Awaited<T>;
-type Compiled<T> = Built<T> extends infer G ? (G extends { compile(...args: any[]): infer C } ? C : G) : never;
-type Graph = Compiled<(typeof GraphModule)[${JSON.stringify(request.exportName)}]>;
-type Builder = Graph extends { builder: infer B } ? B : never;
-export type ${TYPE_NAMES.state} = Graph extends CompiledStateGraph<infer S, any, any, any, any, any, any, any, any, any> ? S : never;
-export type ${TYPE_NAMES.input} = Builder extends { _inputDefinition: infer I extends StateDefinition } ? UpdateType<I> : never;
-export type ${TYPE_NAMES.output} = Builder extends { _outputDefinition: infer O extends StateDefinition } ? StateType<O> : never;
-export type ${TYPE_NAMES.config} = Builder extends { _configSchema?: infer C }
-  ? Exclude<C, undefined> extends infer D extends StateDefinition ? UpdateType<D> : never
+export type ${names.state} = ${graph} extends __HangarCompiledStateGraph<infer S, any, any, any, any, any, any, any, any, any> ? S : never;
+export type ${names.input} = ${builder} extends { _inputDefinition: infer I extends __HangarStateDefinition } ? __HangarUpdateType<I> : never;
+export type ${names.output} = ${builder} extends { _outputDefinition: infer O extends __HangarStateDefinition } ? __HangarStateType<O> : never;
+export type ${names.config} = ${builder} extends { _configSchema?: infer C }
+  ? Exclude<C, undefined> extends infer D extends __HangarStateDefinition ? __HangarUpdateType<D> : never
   : never;
 `;
+}
+
+/**
+ * A copy of the graph's module (in memory, next to it, so that its imports resolve against the
+ * deployment's own packages) with the reflected types of the exported graph and of each subgraph
+ * appended. Subgraphs are module-level expressions (subgraph-declarations.ts), so the copy can
+ * name their types: the copy is only type-checked, never run.
+ */
+function reflectionSource(request: StaticSchemaRequest, moduleSource: string, subgraphs: SubgraphDeclaration[], index: number): string {
+  const specifier = `./${path.basename(request.modulePath)}`;
+  const parts = [
+    moduleSource,
+    `
+import type { CompiledStateGraph as __HangarCompiledStateGraph, StateDefinition as __HangarStateDefinition, StateType as __HangarStateType, UpdateType as __HangarUpdateType } from "@langchain/langgraph";
+import type * as __HangarGraphModule from ${JSON.stringify(specifier)};
+type __HangarBuilt<T> = T extends (...args: any[]) => infer R ? Awaited<R> : Awaited<T>;
+type __HangarCompiled<T> = __HangarBuilt<T> extends infer G ? (G extends { compile(...args: any[]): infer C } ? C : G) : never;
+`,
+    reflectedTypes(`(typeof __HangarGraphModule)[${JSON.stringify(request.exportName)}]`, typeNames(index)),
+  ];
+  subgraphs.forEach((subgraph, position) => {
+    parts.push(`const __hangarSubgraph${position} = (${subgraph.expression});`);
+    parts.push(reflectedTypes(`typeof __hangarSubgraph${position}`, typeNames(index, position)));
+  });
+  return parts.join("\n");
 }
 
 const COMPILER_OPTIONS: TypeScript.CompilerOptions = {
@@ -79,11 +105,17 @@ const COMPILER_OPTIONS: TypeScript.CompilerOptions = {
  * this off the event loop, once per deployment) and converts the reflected types with
  * typescript-json-schema. Never throws for a type it cannot convert: that schema is null.
  */
-export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticGraphSchemas[] {
+export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticDeploymentGraph[] {
   const sources = new Map<string, string>();
+  const subgraphsOf: SubgraphDeclaration[][] = [];
   requests.forEach((request, index) => {
-    const virtualPath = path.join(path.dirname(request.modulePath), `__hangar_graph_types_${process.pid}_${index}.mts`);
-    sources.set(virtualPath, reflectionSource(request, index));
+    const moduleSource = ts.sys.readFile(request.modulePath) ?? "";
+    const parsed = ts.createSourceFile(request.modulePath, moduleSource, ts.ScriptTarget.Latest, true);
+    const subgraphs = findSubgraphDeclarations(ts, parsed, request.exportName);
+    subgraphsOf.push(subgraphs);
+    const extension = path.extname(request.modulePath);
+    const virtualPath = path.join(path.dirname(request.modulePath), `__hangar_graph_types_${process.pid}_${index}${extension}`);
+    sources.set(virtualPath, reflectionSource(request, moduleSource, subgraphs, index));
   });
   const host = ts.createCompilerHost(COMPILER_OPTIONS);
   const { getSourceFile, fileExists, readFile } = host;
@@ -107,10 +139,18 @@ export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): 
       return null;
     }
   };
-  return requests.map((_request, index) => {
-    const names = typeNames(index);
-    return { state: read(names.state), input: read(names.input), output: read(names.output), config: read(names.config) };
+  const schemasOf = (names: ReturnType<typeof typeNames>): StaticGraphSchemas => ({
+    state: read(names.state),
+    input: read(names.input),
+    output: read(names.output),
+    config: read(names.config),
   });
+  return requests.map((_request, index) => ({
+    ...schemasOf(typeNames(index)),
+    subgraphs: Object.fromEntries(
+      subgraphsOf[index]!.map((subgraph, position) => [subgraph.namespace, schemasOf(typeNames(index, position))]),
+    ),
+  }));
 }
 
 // `import("/abs/path/messages/base",{with:{"resolution-mode":"import"}}).` before a type name.

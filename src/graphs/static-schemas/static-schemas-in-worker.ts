@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { StaticGraphSchemas, StaticSchemaRequest } from "./extract-static-schemas.js";
+import type { StaticDeploymentGraph, StaticSchemaRequest } from "./extract-static-schemas.js";
 
 // Graphs whose types take longer than this to compile get no static schemas.
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -15,17 +15,17 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export function extractStaticSchemasInWorker(
   requests: readonly StaticSchemaRequest[],
   options: { timeoutMs?: number } = {},
-): Promise<StaticGraphSchemas[]> {
+): Promise<StaticDeploymentGraph[]> {
   const worker = startWorker(requests);
   // A compilation still running must not keep a stopping server alive.
   worker.unref();
-  return new Promise<StaticGraphSchemas[]>((resolve, reject) => {
+  return new Promise<StaticDeploymentGraph[]>((resolve, reject) => {
     const timer = setTimeout(() => {
       void worker.terminate();
       reject(new Error(`compiling the graph's types took longer than ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms`));
     }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     timer.unref();
-    worker.once("message", (message: { ok: true; schemas: StaticGraphSchemas[] } | { ok: false; message: string }) => {
+    worker.once("message", (message: { ok: true; schemas: StaticDeploymentGraph[] } | { ok: false; message: string }) => {
       clearTimeout(timer);
       if (message.ok) resolve(message.schemas);
       else reject(new Error(message.message));
