@@ -45,7 +45,9 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   }
   // Graph modules may call getLogger() at import time.
   registerSdkLogger(log);
-  const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log);
+  const { registry: graphs, config: deployment } = await loadGraphRegistry(config.deploymentConfigPath, log, {
+    schemasFromTypes: config.schemasFromTypes,
+  });
   const db = await openDatabase(
     { databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.dbPoolSize },
     log,
@@ -58,6 +60,9 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
+    // Compiling the deployment's types takes seconds (in a worker thread): started now, the
+    // schemas are usually ready before anyone asks for them.
+    if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
     if (config.roles.worker) {
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {

@@ -18,6 +18,9 @@ import {
 export type { CompiledGraphLike } from "./graph-shapes.js";
 export type { GraphDrawing } from "./graph-drawing.js";
 export type { GraphSchemas, JSONSchema } from "./graph-schemas.js";
+
+/** The schemas of a graph, by the names GraphSchemas gives them (`state` is `state_schema`). */
+export type SchemaKindName = "input" | "output" | "state" | "config" | "context";
 export type { DeploymentConfig, GraphSpec } from "./deployment-config.js";
 
 export interface GraphRegistry {
@@ -29,7 +32,13 @@ export interface GraphRegistry {
   /** The config and context of the graph's system assistant (LANGGRAPH_CONFIG). */
   systemAssistantDefaults(graphId: string): SystemAssistantDefaults;
   getDrawing(graphId: string, options?: { xray?: boolean | number }): Promise<GraphDrawing>;
-  getSchemas(graphId: string): Promise<GraphSchemas>;
+  /**
+   * `only`: the schemas the caller will read. Schemas that need the graph's TypeScript types
+   * compiled (seconds, the first time) are only waited for when one of them is asked for.
+   */
+  getSchemas(graphId: string, options?: { only?: readonly SchemaKindName[] }): Promise<GraphSchemas>;
+  /** Starts compiling the graphs' TypeScript types now (in a worker thread), if any need it. */
+  prepareSchemas(): void;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
   getSubgraphs(graphId: string, options?: { namespace?: string; recurse?: boolean }): Promise<Record<string, GraphSchemas>>;
   /**
@@ -81,6 +90,7 @@ const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
 export async function loadGraphRegistry(
   configPath: string,
   log: GraphRegistryLog,
+  options: { schemasFromTypes?: boolean } = {},
 ): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
   // Before any import: graph modules often read env (API keys) at import time.
@@ -105,7 +115,8 @@ export async function loadGraphRegistry(
   }
   // The loader goes back to the caller so that other deployment modules (auth, http.app) are
   // imported in the same tsx namespace and share package instances with the graphs.
-  return { registry: createGraphRegistry(graphs, defaults, log), config, loader };
+  const registry = createGraphRegistry(graphs, defaults, log, options.schemasFromTypes ?? true);
+  return { registry, config, loader };
 }
 
 async function loadGraph(
@@ -151,13 +162,14 @@ function createGraphRegistry(
   graphs: Map<string, LoadedGraph>,
   defaults: ReadonlyMap<string, SystemAssistantDefaults>,
   log: GraphRegistryLog,
+  schemasFromTypes: boolean,
 ): GraphRegistry {
   const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
-  // Schemas from TypeScript types: computed on first use, for every graph that needs them at
-  // once (one compilation, seconds, in a worker thread); a failure is remembered as null so
-  // that it is logged once, not on every request.
+  // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
+  // that needs them at once (one compilation, seconds, in a worker thread); a failure is
+  // remembered as null so that it is logged once, not on every request.
   let staticSchemas: Promise<Map<string, StaticDeploymentGraph> | null> | undefined;
-  const staticSchemasOf = async (graphId: string): Promise<StaticDeploymentGraph | null> => {
+  const loadStaticSchemas = (): Promise<Map<string, StaticDeploymentGraph> | null> => {
     staticSchemas ??= (async () => {
       const needed = [...graphs.values()].filter(({ graph }) => {
         const typed = runtimeTypedSchemas(graph);
@@ -172,8 +184,10 @@ function createGraphRegistry(
         return null;
       }
     })();
-    return (await staticSchemas)?.get(graphId) ?? null;
+    return staticSchemas;
   };
+  const staticSchemasOf = async (graphId: string): Promise<StaticDeploymentGraph | null> =>
+    schemasFromTypes ? ((await loadStaticSchemas())?.get(graphId) ?? null) : null;
 
   const getLoaded = (graphId: string): LoadedGraph => {
     const loaded = graphs.get(graphId);
@@ -206,11 +220,17 @@ function createGraphRegistry(
       return drawGraph(getLoaded(graphId).graph, options.xray ?? false);
     },
 
-    async getSchemas(graphId) {
+    prepareSchemas() {
+      if (schemasFromTypes) void loadStaticSchemas();
+    },
+
+    async getSchemas(graphId, options = {}) {
       const { graph } = getLoaded(graphId);
       const schemas = schemasOf(graphId, graph);
       const typed = runtimeTypedSchemas(graph);
-      if (typed.state && typed.context) return schemas;
+      const asked = options.only ?? ["input", "output", "state", "config", "context"];
+      const needsTypes = asked.some((kind) => (kind === "config" || kind === "context" ? !typed.context : !typed.state));
+      if (!needsTypes) return schemas;
       const fromTypes = await staticSchemasOf(graphId);
       return fromTypes === null ? schemas : withStaticSchemas(schemas, typed, fromTypes);
     },

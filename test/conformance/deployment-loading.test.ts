@@ -22,7 +22,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   delete process.env.LANGGRAPH_CONFIG;
-  server = await startTestServer({ configPath: DEPLOYMENT, logger: pino({ level: "info" }, captureLogs) });
+  server = await startTestServer({
+    configPath: DEPLOYMENT,
+    logger: pino({ level: "info" }, captureLogs),
+    env: { HANGAR_SCHEMAS_FROM_TYPES: "true" },
+  });
 });
 
 afterAll(async () => {
