@@ -86,6 +86,8 @@ type __HangarCompiled<T> = __HangarBuilt<T> extends infer G ? (G extends { compi
   return parts.join("\n");
 }
 
+const TYPESCRIPT_EXTENSION: Record<string, string> = { ".js": ".ts", ".mjs": ".mts", ".cjs": ".cts", ".jsx": ".tsx" };
+
 const COMPILER_OPTIONS: TypeScript.CompilerOptions = {
   module: ts.ModuleKind.NodeNext,
   moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -113,7 +115,8 @@ export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): 
     const parsed = ts.createSourceFile(request.modulePath, moduleSource, ts.ScriptTarget.Latest, true);
     const subgraphs = findSubgraphDeclarations(ts, parsed, request.exportName);
     subgraphsOf.push(subgraphs);
-    const extension = path.extname(request.modulePath);
+    // The copy holds type aliases, so a JavaScript module's copy is TypeScript of the same kind.
+    const extension = TYPESCRIPT_EXTENSION[path.extname(request.modulePath)] ?? path.extname(request.modulePath);
     const virtualPath = path.join(path.dirname(request.modulePath), `__hangar_graph_types_${process.pid}_${index}${extension}`);
     sources.set(virtualPath, reflectionSource(request, moduleSource, subgraphs, index));
   });
