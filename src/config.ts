@@ -25,6 +25,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
+  HANGAR_SCHEMAS_FROM_TYPES: z.enum(["true", "false", "1", "0"]).default("true"),
 });
 
 export interface HangarConfig {
@@ -42,6 +43,8 @@ export interface HangarConfig {
   workerConcurrency: number;
   /** Record Hangar's own graph runs (nodes, model calls) in the trace store. */
   traceGraphRuns: boolean;
+  /** Derive JSON schemas of TypeScript-typed graphs by compiling their types (in the background). */
+  schemasFromTypes: boolean;
   /** A worker's claim on a run lasts this long unless renewed (renewed every third of it). */
   runLeaseMs: number;
   /** PostgreSQL connections per process (API + worker share them). */
@@ -98,6 +101,7 @@ export function loadConfig(
     dbPoolSize: values.HANGAR_DB_POOL_SIZE,
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,
     traceGraphRuns: values.HANGAR_TRACE_GRAPH_RUNS === "true" || values.HANGAR_TRACE_GRAPH_RUNS === "1",
+    schemasFromTypes: values.HANGAR_SCHEMAS_FROM_TYPES === "true" || values.HANGAR_SCHEMAS_FROM_TYPES === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
     cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
     cronPollMs: values.HANGAR_CRON_POLL_MS,

@@ -49,7 +49,9 @@ export interface RunningHangar {
 export async function startHangar(config: Readonly<HangarConfig>, log: Logger): Promise<RunningHangar> {
   // Graph modules may call getLogger() at import time.
   registerSdkLogger(log);
-  const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log);
+  const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log, {
+    schemasFromTypes: config.schemasFromTypes,
+  });
   const { ignored } = reviewDeploymentKeys(deployment);
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   const customAuth = await loadCustomAuth(deployment, loader, log);
@@ -81,6 +83,9 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
+    // Compiling the deployment's types takes seconds (in a worker thread): started now, the
+    // schemas are usually ready before anyone asks for them.
+    if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
     if (config.roles.worker) {
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {

@@ -1,6 +1,6 @@
 /**
  * One event of a run's stream, as SSE sends it and as it is stored for replay. `seq` starts at 1
- * per run and is the SSE `id`, so a client's Last-Event-ID is the last seq it saw.
+ * per run; the SSE `id` is seq - 1 (LangGraph Platform counts from 0), see sse-response.ts.
  */
 export interface RunStreamEvent {
   runId: string;

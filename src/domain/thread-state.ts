@@ -31,6 +31,8 @@ export interface ThreadTask {
   /** The subgraph's own state, when asked for with `subgraphs`. */
   state: ThreadState | null;
   result: unknown;
+  /** LangGraph's task path, e.g. ["__pregel_pull", "agent"] (absent from older LangGraph). */
+  path?: unknown[];
 }
 
 /**

@@ -2,7 +2,9 @@ import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type G
 import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./system-assistant-defaults.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
-import { extractGraphSchemas, type GraphSchemas } from "./graph-schemas.js";
+import { extractGraphSchemas, runtimeTypedSchemas, withStaticSchemas, type GraphSchemas } from "./graph-schemas.js";
+import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
+import { extractStaticSchemasInWorker } from "./static-schemas/static-schemas-in-worker.js";
 import {
   describeValue,
   isCompiledGraphLike,
@@ -16,16 +18,27 @@ import {
 export type { CompiledGraphLike } from "./graph-shapes.js";
 export type { GraphDrawing } from "./graph-drawing.js";
 export type { GraphSchemas, JSONSchema } from "./graph-schemas.js";
+
+/** The schemas of a graph, by the names GraphSchemas gives them (`state` is `state_schema`). */
+export type SchemaKindName = "input" | "output" | "state" | "config" | "context";
 export type { DeploymentConfig, GraphSpec } from "./deployment-config.js";
 
 export interface GraphRegistry {
   /** Deployed graph ids, in config order. */
   names(): string[];
   has(graphId: string): boolean;
+  /** Whether the graph is built by a factory, i.e. differs with the config it is resolved with. */
+  isFactory(graphId: string): boolean;
   /** The config and context of the graph's system assistant (LANGGRAPH_CONFIG). */
   systemAssistantDefaults(graphId: string): SystemAssistantDefaults;
   getDrawing(graphId: string, options?: { xray?: boolean | number }): Promise<GraphDrawing>;
-  getSchemas(graphId: string): Promise<GraphSchemas>;
+  /**
+   * `only`: the schemas the caller will read. Schemas that need the graph's TypeScript types
+   * compiled (seconds, the first time) are only waited for when one of them is asked for.
+   */
+  getSchemas(graphId: string, options?: { only?: readonly SchemaKindName[] }): Promise<GraphSchemas>;
+  /** Starts compiling the graphs' TypeScript types now (in a worker thread), if any need it. */
+  prepareSchemas(): void;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
   getSubgraphs(graphId: string, options?: { namespace?: string; recurse?: boolean }): Promise<Record<string, GraphSchemas>>;
   /**
@@ -77,6 +90,7 @@ const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
 export async function loadGraphRegistry(
   configPath: string,
   log: GraphRegistryLog,
+  options: { schemasFromTypes?: boolean } = {},
 ): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
   // Before any import: graph modules often read env (API keys) at import time.
@@ -101,7 +115,8 @@ export async function loadGraphRegistry(
   }
   // The loader goes back to the caller so that other deployment modules (auth, http.app) are
   // imported in the same tsx namespace and share package instances with the graphs.
-  return { registry: createGraphRegistry(graphs, defaults, log), config, loader };
+  const registry = createGraphRegistry(graphs, defaults, log, options.schemasFromTypes ?? true);
+  return { registry, config, loader };
 }
 
 async function loadGraph(
@@ -147,8 +162,32 @@ function createGraphRegistry(
   graphs: Map<string, LoadedGraph>,
   defaults: ReadonlyMap<string, SystemAssistantDefaults>,
   log: GraphRegistryLog,
+  schemasFromTypes: boolean,
 ): GraphRegistry {
   const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
+  // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
+  // that needs them at once (one compilation, seconds, in a worker thread); a failure is
+  // remembered as null so that it is logged once, not on every request.
+  let staticSchemas: Promise<Map<string, StaticDeploymentGraph> | null> | undefined;
+  const loadStaticSchemas = (): Promise<Map<string, StaticDeploymentGraph> | null> => {
+    staticSchemas ??= (async () => {
+      const needed = [...graphs.values()].filter(({ graph }) => {
+        const typed = runtimeTypedSchemas(graph);
+        return !typed.state || !typed.context;
+      });
+      const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
+      try {
+        const results = await extractStaticSchemasInWorker(requests);
+        return new Map(needed.map(({ spec }, index) => [spec.graphId, results[index]!]));
+      } catch (error) {
+        log.warn({ err: error }, "could not derive schemas from the graphs' TypeScript types");
+        return null;
+      }
+    })();
+    return staticSchemas;
+  };
+  const staticSchemasOf = async (graphId: string): Promise<StaticDeploymentGraph | null> =>
+    schemasFromTypes ? ((await loadStaticSchemas())?.get(graphId) ?? null) : null;
 
   const getLoaded = (graphId: string): LoadedGraph => {
     const loaded = graphs.get(graphId);
@@ -174,20 +213,42 @@ function createGraphRegistry(
   return {
     names: () => [...graphs.keys()],
     has: (graphId) => graphs.has(graphId),
+    isFactory: (graphId) => getLoaded(graphId).factory !== null,
     systemAssistantDefaults: (graphId) => defaults.get(graphId) ?? { config: {}, context: undefined },
 
     async getDrawing(graphId, options = {}) {
       return drawGraph(getLoaded(graphId).graph, options.xray ?? false);
     },
 
-    async getSchemas(graphId) {
-      return schemasOf(graphId, getLoaded(graphId).graph);
+    prepareSchemas() {
+      if (schemasFromTypes) void loadStaticSchemas();
+    },
+
+    async getSchemas(graphId, options = {}) {
+      const { graph } = getLoaded(graphId);
+      const schemas = schemasOf(graphId, graph);
+      const typed = runtimeTypedSchemas(graph);
+      const asked = options.only ?? ["input", "output", "state", "config", "context"];
+      const needsTypes = asked.some((kind) => (kind === "config" || kind === "context" ? !typed.context : !typed.state));
+      if (!needsTypes) return schemas;
+      const fromTypes = await staticSchemasOf(graphId);
+      return fromTypes === null ? schemas : withStaticSchemas(schemas, typed, fromTypes);
     },
 
     async getSubgraphs(graphId, options = {}) {
       const result: Record<string, GraphSchemas> = {};
+      let fromTypes: Record<string, StaticGraphSchemas> | undefined;
       for await (const [namespace, subgraph] of listSubgraphs(getLoaded(graphId).graph, options)) {
-        if (isCompiledGraphLike(subgraph)) result[namespace] = schemasOf(graphId, subgraph);
+        if (!isCompiledGraphLike(subgraph)) continue;
+        const schemas = schemasOf(graphId, subgraph);
+        const typed = runtimeTypedSchemas(subgraph);
+        if (typed.state && typed.context) {
+          result[namespace] = schemas;
+          continue;
+        }
+        fromTypes ??= (await staticSchemasOf(graphId))?.subgraphs ?? {};
+        const declared = fromTypes[namespace];
+        result[namespace] = declared === undefined ? schemas : withStaticSchemas(schemas, typed, declared);
       }
       return result;
     },

@@ -4,6 +4,7 @@ import {
   getOutputTypeSchema,
   getStateTypeSchema,
 } from "@langchain/langgraph/zod/schema";
+import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
 import { getStateBuilder, type CompiledGraphLike, type StateBuilderLike } from "./graph-shapes.js";
 
 export type JSONSchema = Record<string, unknown>;
@@ -61,11 +62,45 @@ export function extractGraphSchemas(
     input_schema: read("input"),
     output_schema: read("output"),
     state_schema: read("state"),
-    // LangGraph 1.x moved run-time parameters from `configurable` to `context`; there is no
-    // runtime definition of the config schema left to read.
-    config_schema: null,
+    // From JavaScript, a graph's config schema and its context schema are one declaration
+    // (LangGraph 1.x moved run-time parameters to `context`); LangGraph Platform's JS server
+    // serves it as both, and so do we.
+    config_schema: read("context"),
     context_schema: read("context"),
   };
+}
+
+/** Which of a graph's schemas come from runtime definitions (zod, StateSchema), not TS types. */
+export function runtimeTypedSchemas(graph: CompiledGraphLike): { state: boolean; context: boolean } {
+  const builder = getStateBuilder(graph);
+  return {
+    state: builder?._schemaRuntimeDefinition !== undefined && builder?._schemaRuntimeDefinition !== null,
+    context: builder?._configRuntimeSchema !== undefined && builder?._configRuntimeSchema !== null,
+  };
+}
+
+/**
+ * Fills in what runtime definitions could not give from the graph's TypeScript types: state,
+ * input and output when the state is an Annotation, config and context when the context is.
+ * A schema the types could not give either stays as it was.
+ */
+export function withStaticSchemas(
+  schemas: GraphSchemas,
+  typed: { state: boolean; context: boolean },
+  fromTypes: StaticGraphSchemas,
+): GraphSchemas {
+  const merged = { ...schemas };
+  if (!typed.state) {
+    merged.state_schema = fromTypes.state ?? schemas.state_schema;
+    merged.input_schema = fromTypes.input ?? schemas.input_schema;
+    merged.output_schema = fromTypes.output ?? schemas.output_schema;
+  }
+  // A graph without a context declaration reflects as an object without properties: nothing.
+  if (!typed.context && Object.keys((fromTypes.config?.properties as object | undefined) ?? {}).length > 0) {
+    merged.config_schema = fromTypes.config;
+    merged.context_schema = fromTypes.config;
+  }
+  return merged;
 }
 
 function findMetaRegistry(builder: StateBuilderLike | null, graph: CompiledGraphLike): unknown {

@@ -32,9 +32,10 @@ export interface ThreadTaskWire {
   name: string;
   error: string | null;
   interrupts: JsonObject[];
-  checkpoint: CheckpointWire | null;
-  state: ThreadStateWire | null;
+  checkpoint: Partial<CheckpointWire> | null;
+  state: Omit<ThreadStateWire, "interrupts"> | null;
   result: unknown;
+  path?: unknown[];
 }
 
 export interface ThreadStateWire {
@@ -60,16 +61,39 @@ export function checkpointToWire(checkpoint: StateCheckpoint | null): Checkpoint
   };
 }
 
+/**
+ * A task's checkpoint is the namespace of its subgraph; LangGraph Platform answers it with only
+ * the keys LangGraph gives (thread_id, checkpoint_ns; an id once the subgraph has one), so
+ * clients comparing it whole see no null id or map.
+ */
+function taskCheckpointToWire(checkpoint: StateCheckpoint | null): Partial<CheckpointWire> | null {
+  if (checkpoint === null) return null;
+  return {
+    thread_id: checkpoint.threadId,
+    checkpoint_ns: checkpoint.checkpointNs,
+    ...(checkpoint.checkpointId !== null ? { checkpoint_id: checkpoint.checkpointId } : {}),
+    ...(checkpoint.checkpointMap !== null ? { checkpoint_map: checkpoint.checkpointMap } : {}),
+  };
+}
+
 function taskToWire(task: ThreadTask): ThreadTaskWire {
   return {
     id: task.id,
     name: task.name,
     error: task.error,
     interrupts: task.interrupts,
-    checkpoint: checkpointToWire(task.checkpoint),
-    state: task.state === null ? null : threadStateToWire(task.state),
+    // With the subgraph's state given, LangGraph Platform answers no separate checkpoint (the
+    // state has its own), and the nested state without the top level's `interrupts` summary.
+    checkpoint: task.state === null ? taskCheckpointToWire(task.checkpoint) : null,
+    state: task.state === null ? null : nestedStateToWire(task.state),
     result: task.result,
+    ...(task.path !== undefined ? { path: task.path } : {}),
   };
+}
+
+function nestedStateToWire(state: ThreadState): Omit<ThreadStateWire, "interrupts"> {
+  const { interrupts: _summary, ...wire } = threadStateToWire(state);
+  return wire;
 }
 
 export function threadStateToWire(state: ThreadState): ThreadStateWire {

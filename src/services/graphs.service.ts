@@ -1,4 +1,5 @@
 import { NotFoundError } from "../domain/errors.js";
+import type { SchemaKindName } from "../graphs/graph-registry.js";
 import type { ServiceContext } from "./service-context.js";
 
 /**
@@ -17,8 +18,8 @@ export const graphsService = {
     return ctx.graphs.getDrawing(requireGraph(ctx, graphId), options);
   },
 
-  getSchemas(ctx: ServiceContext, graphId: string) {
-    return ctx.graphs.getSchemas(requireGraph(ctx, graphId));
+  getSchemas(ctx: ServiceContext, graphId: string, options: { only?: readonly SchemaKindName[] } = {}) {
+    return ctx.graphs.getSchemas(requireGraph(ctx, graphId), options);
   },
 
   getSubgraphs(ctx: ServiceContext, graphId: string, options: { namespace?: string; recurse?: boolean }) {

@@ -1,9 +1,10 @@
 import { Command, Send } from "@langchain/langgraph";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
 import { isJsonObject, type JsonObject } from "../domain/json.js";
-import type { Run } from "../domain/run.js";
+import { mergeRunConfig, type Run } from "../domain/run.js";
 import type { Thread, ThreadStatus } from "../domain/thread.js";
 import {
   emptyThreadState,
@@ -79,14 +80,27 @@ function graphIdOf(thread: Thread): string | null {
   return typeof graphId === "string" && graphId.length > 0 ? graphId : null;
 }
 
+/**
+ * The config a factory graph of this thread is rebuilt with: the thread's config overlaid with
+ * the config of its latest run (assistant config and run config together), as LangGraph Platform
+ * folds each run's config into its thread's. Without it a factory whose nodes depend on the
+ * config would be rebuilt without the node a state update names.
+ */
+async function factoryConfigOf(ctx: ServiceContext, thread: Thread): Promise<JsonObject> {
+  const [latestRun] = await listThreadRuns(ctx.db.dataSource.manager, { threadId: thread.threadId, limit: 1, offset: 0 });
+  if (latestRun === undefined) return thread.config;
+  return mergeRunConfig(thread.config, latestRun.kwargs.config);
+}
+
 async function resolveGraph(ctx: ServiceContext, thread: Thread, graphId: string): Promise<StatefulGraph> {
   if (!ctx.graphs.has(graphId)) {
     throw new NotFoundError(`Graph '${graphId}' of thread '${thread.threadId}' is not deployed`);
   }
   // Factories get the thread's config, as they would for a run on this thread.
-  const configurable = { ...(thread.config.configurable ?? {}), thread_id: thread.threadId, graph_id: graphId };
+  const config = ctx.graphs.isFactory(graphId) ? await factoryConfigOf(ctx, thread) : thread.config;
+  const configurable = { ...(config.configurable ?? {}), thread_id: thread.threadId, graph_id: graphId };
   return ctx.graphs.resolve(graphId, {
-    config: { ...thread.config, configurable },
+    config: { ...config, configurable },
     checkpointer: ctx.db.checkpointer,
     store: ctx.db.store,
   });
@@ -162,6 +176,7 @@ function errorMessage(error: unknown): string | null {
 function toThreadTask(raw: unknown): ThreadTask {
   const task = raw as { id: unknown; name: unknown; error?: unknown; interrupts?: unknown; state?: unknown } & {
     result?: unknown;
+    path?: unknown;
   };
   // `state` is the subgraph's namespace config, or with `subgraphs` its whole snapshot.
   const isSnapshot = isJsonObject(task.state) && "values" in task.state && "next" in task.state;
@@ -173,6 +188,7 @@ function toThreadTask(raw: unknown): ThreadTask {
     checkpoint: checkpointOf(isSnapshot ? (task.state as { config?: unknown }).config : task.state, false),
     state: isSnapshot ? toThreadState(task.state) : null,
     result: toWireValue(task.result),
+    ...(Array.isArray(task.path) ? { path: toWireValue(task.path) as unknown[] } : {}),
   };
 }
 

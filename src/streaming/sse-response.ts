@@ -4,9 +4,20 @@ const encoder = new TextEncoder();
 // Proxies drop idle connections; a comment line keeps a quiet run's stream open.
 const HEARTBEAT_MS = 15_000;
 
-/** One SSE frame. `id` is the event's seq, which is what Last-Event-ID sends back. */
+/**
+ * One SSE frame. Its `id` counts a run's events from 0 as LangGraph Platform does, i.e. seq - 1
+ * (what Last-Event-ID sends back: see afterSeqOfLastEventId). Events that are not a run's own
+ * (seq 0, such as a thread stream's run_done) have no id.
+ */
 export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data">): string {
-  return `event: ${event.event}\ndata: ${event.data}\nid: ${event.seq}\n\n`;
+  const id = event.seq >= 1 ? `id: ${event.seq - 1}\n` : "";
+  return `event: ${event.event}\ndata: ${event.data}\n${id}\n`;
+}
+
+/** The seq to replay after, for a Last-Event-ID header (an SSE id is seq - 1); 0 replays all. */
+export function afterSeqOfLastEventId(header: string | undefined): number {
+  if (header === undefined || !/^\d+$/.test(header.trim())) return 0;
+  return Number.parseInt(header, 10) + 1;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { StreamMode } from "../domain/run.js";
 import type { CompiledGraphLike } from "../graphs/graph-shapes.js";
+import { toWireCheckpointPayload, toWireDebugEvent } from "./debug-checkpoint.js";
 
 /** One event as SSE names it, with its data still a graph value (serialized later, once). */
 export interface GraphStreamEvent {
@@ -17,13 +18,13 @@ export interface GraphStreamRequest {
   rootRunId: string;
 }
 
-// LangGraph's own stream modes behind each wire mode. `messages` (partial/complete events) is
-// built from LangGraph's message tuples; `updates` is added so partial messages can be closed
-// when their node reports.
+// LangGraph's own stream modes behind each wire mode. `messages` (metadata/partial/complete
+// events, LangGraph Platform's) is built from LangGraph's message tuples (tokens) and from
+// `values` (each message of the state is completed once, after the values event that has it).
 const LIBRARY_MODES: Record<StreamMode, readonly string[]> = {
   values: ["values"],
   updates: ["updates"],
-  messages: ["messages", "updates"],
+  messages: ["messages", "values"],
   "messages-tuple": ["messages"],
   custom: ["custom"],
   events: [],
@@ -84,10 +85,15 @@ function* translateChunk(
     }
     return;
   }
-  if (mode === "updates" && wireModes.has("messages")) {
+  if (wireModes.has(mode)) {
+    if (mode === "debug") yield { event: `${mode}${suffix}`, data: toWireDebugEvent(data) };
+    else if (mode === "checkpoints") yield { event: `${mode}${suffix}`, data: toWireCheckpointPayload(data) };
+    else yield { event: `${mode}${suffix}`, data };
+  }
+  // After the values event, as LangGraph Platform orders them.
+  if (mode === "values" && wireModes.has("messages")) {
     for (const [event, payload] of messages.completeFrom(data)) yield { event: `${event}${suffix}`, data: payload };
   }
-  if (wireModes.has(mode)) yield { event: `${mode}${suffix}`, data };
 }
 
 interface MessageLike {
@@ -96,58 +102,47 @@ interface MessageLike {
 }
 
 /**
- * LangGraph Platform's `messages` mode: `messages/metadata` when a message first appears,
- * `messages/partial` with the message accumulated so far on each token, and `messages/complete`
- * with the whole message when its node finishes (or at once, for messages that were not streamed).
+ * LangGraph Platform's `messages` mode: `messages/metadata` when a streamed message first
+ * appears, `messages/partial` with the message accumulated so far on each token, and
+ * `messages/complete` with the messages of the state that were not completed before, after each
+ * values event (so also the input and messages no model streamed). A streamed message that never
+ * reaches the state is completed when the run ends.
  */
 class PartialMessages {
   private readonly open = new Map<string, MessageLike>();
-  private readonly seen = new Set<string>();
+  private readonly completed = new Set<string>();
 
   *accept(tuple: unknown): Generator<[string, unknown]> {
     if (!Array.isArray(tuple)) return;
     const [message, metadata] = tuple as [MessageLike, unknown];
-    const id = message?.id ?? "";
-    if (!this.seen.has(id)) {
-      this.seen.add(id);
-      yield ["messages/metadata", { [id]: { metadata } }];
-    }
-    if (typeof message?.concat !== "function") {
-      this.open.delete(id);
-      yield ["messages/complete", [message]];
-      return;
-    }
-    const previous = this.open.get(id);
+    // Whole messages (a node's output, a model that did not stream) are completed from the state.
+    if (typeof message?.concat !== "function" || !message.id || this.completed.has(message.id)) return;
+    const previous = this.open.get(message.id);
+    if (previous === undefined) yield ["messages/metadata", { [message.id]: { metadata } }];
     const accumulated = previous?.concat ? previous.concat(message) : message;
-    this.open.set(id, accumulated);
+    this.open.set(message.id, accumulated);
     yield ["messages/partial", [accumulated]];
   }
 
-  /**
-   * A node's update carries the finished messages it produced: each one still open is completed
-   * with that final version. (Token callbacks can trail the update, so the accumulated partial
-   * may still miss its last tokens; the update never does.)
-   */
-  *completeFrom(update: unknown): Generator<[string, unknown]> {
-    const finished = collectMessages(update).filter((message) => message.id && this.open.has(message.id));
-    if (finished.length === 0) return;
-    for (const message of finished) this.open.delete(message.id!);
-    yield ["messages/complete", finished];
+  /** The messages of a values event not completed yet. */
+  *completeFrom(values: unknown): Generator<[string, unknown]> {
+    const stateMessages = (values as { messages?: unknown } | null)?.messages;
+    const list = Array.isArray(stateMessages) ? stateMessages : stateMessages ? [stateMessages] : [];
+    const finished: MessageLike[] = [];
+    for (const message of list as MessageLike[]) {
+      if (typeof message?.id !== "string" || message.id === "" || this.completed.has(message.id)) continue;
+      this.completed.add(message.id);
+      this.open.delete(message.id);
+      finished.push(message);
+    }
+    if (finished.length > 0) yield ["messages/complete", finished];
   }
 
   *completeAll(): Generator<[string, unknown]> {
     if (this.open.size === 0) return;
     const finished = [...this.open.values()];
+    for (const id of this.open.keys()) this.completed.add(id);
     this.open.clear();
     yield ["messages/complete", finished];
   }
-}
-
-/** Message-like objects (with an id) anywhere in a node update: `{node: {messages: [...]}}`. */
-function collectMessages(value: unknown, depth = 0): MessageLike[] {
-  if (depth > 4 || value === null || typeof value !== "object") return [];
-  if (Array.isArray(value)) return value.flatMap((item) => collectMessages(item, depth + 1));
-  const record = value as Record<string, unknown>;
-  if (typeof record.id === "string" && "content" in record) return [record as MessageLike];
-  return Object.values(record).flatMap((item) => collectMessages(item, depth + 1));
 }

@@ -22,7 +22,11 @@ let server: TestServer;
 
 beforeAll(async () => {
   delete process.env.LANGGRAPH_CONFIG;
-  server = await startTestServer({ configPath: DEPLOYMENT, logger: pino({ level: "info" }, captureLogs) });
+  server = await startTestServer({
+    configPath: DEPLOYMENT,
+    logger: pino({ level: "info" }, captureLogs),
+    env: { HANGAR_SCHEMAS_FROM_TYPES: "true" },
+  });
 });
 
 afterAll(async () => {
@@ -80,4 +84,91 @@ describe("LANGGRAPH_CONFIG", () => {
   it("names the graphs it does not know in a warning", () => {
     expect(logLines).toContainEqual(expect.objectContaining({ level: 40, graphIds: ["not_deployed"] }));
   });
+});
+
+describe("graph factories", () => {
+  it("a state update as a node of a factory graph rebuilds it with the config of the thread's runs", async () => {
+    const assistant = await server.client.assistants.create({ graphId: "dynamic", config: { configurable: { node_name: "custom" } } });
+    const thread = await server.client.threads.create({ graphId: "dynamic" });
+    expect(await server.client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { log: ["input"] } })).toEqual({
+      log: ["input", "custom"],
+    });
+    await server.client.threads.updateState(thread.thread_id, { values: { log: ["update"] }, asNode: "custom" });
+    const state = await server.client.threads.getState(thread.thread_id);
+    expect(state.values).toEqual({ log: ["input", "custom", "update"] });
+    // The node the default build has is not part of this thread's graph.
+    await expect(server.client.threads.updateState(thread.thread_id, { values: { log: ["x"] }, asNode: "default" })).rejects.toThrow(
+      /HTTP 422.*does not exist/,
+    );
+  });
+});
+
+describe("subgraph tasks in thread state", () => {
+  it("name the subgraph's namespace with the keys LangGraph gives, and carry the task path", async () => {
+    const thread = await server.client.threads.create();
+    await server.client.runs.wait(thread.thread_id, "nested", { input: { answer: "" } });
+    const state = await server.client.threads.getState(thread.thread_id);
+    expect(state.next).toEqual(["child"]);
+    expect(state.tasks).toEqual([
+      {
+        id: expect.any(String),
+        name: "child",
+        error: null,
+        interrupts: [{ id: expect.any(String), value: "approve?" }],
+        checkpoint: { thread_id: thread.thread_id, checkpoint_ns: expect.stringMatching(/^child:/) },
+        state: null,
+        result: null,
+        path: ["__pregel_pull", "child"],
+      },
+    ]);
+    // With subgraphs, the task carries the subgraph's state instead (which has its own checkpoint).
+    const recursive = await server.client.threads.getState(thread.thread_id, undefined, { subgraphs: true });
+    const [task] = recursive.tasks;
+    expect(task).toMatchObject({ name: "child", checkpoint: null, path: ["__pregel_pull", "child"] });
+    expect(Object.keys(task!.state!).sort()).toEqual(
+      ["checkpoint", "created_at", "metadata", "next", "parent_checkpoint", "tasks", "values"],
+    );
+    expect(task!.state!.checkpoint.checkpoint_ns).toMatch(/^child:/);
+    expect(task!.state!.next).toEqual(["ask"]);
+  });
+});
+
+describe("schemas of graphs typed with TypeScript only", () => {
+  it("are derived from the types: state, input, output, and the context as config and context", async () => {
+    const schemas = await server.client.assistants.getSchemas("typed");
+    const messagesRef = "#/definitions/BaseMessage<MessageStructure<MessageToolSet>,MessageType>";
+    expect(schemas.state_schema).toMatchObject({
+      type: "object",
+      $schema: "http://json-schema.org/draft-07/schema#",
+      properties: {
+        messages: { type: "array", items: { $ref: messagesRef } },
+        status: { type: "string", enum: ["draft", "final"] },
+        score: { type: ["null", "number"] },
+      },
+      definitions: {
+        "BaseMessage<MessageStructure<MessageToolSet>,MessageType>": {
+          description: expect.stringContaining("Base class for all types of messages"),
+        },
+      },
+    });
+    // No server paths leak into type names.
+    expect(JSON.stringify(schemas)).not.toContain("import(");
+    expect(schemas.input_schema).toMatchObject({ type: "object", properties: { status: { enum: ["draft", "final"] } } });
+    expect(schemas.output_schema).toMatchObject({ type: "object", properties: { score: expect.any(Object) } });
+    const context = { type: "object", properties: { model: { type: "string", enum: ["large", "small"] } } };
+    expect(schemas.context_schema).toMatchObject(context);
+    expect(schemas.config_schema).toMatchObject(context);
+  }, 120_000);
+
+  it("subgraphs answer each namespace in both the SDK's and LangGraph's JS server's key forms", async () => {
+    const subgraphs = (await server.client.assistants.getSubgraphs("nested")) as unknown as Record<string, Record<string, unknown>>;
+    expect(Object.keys(subgraphs)).toEqual(["child"]);
+    const child = subgraphs.child!;
+    expect(child.state).toEqual(child.state_schema);
+    expect(child.input).toEqual(child.input_schema);
+    expect(child.output).toEqual(child.output_schema);
+    expect(child.config).toEqual(child.config_schema);
+    // Annotation-typed subgraphs get their schemas from the types too.
+    expect(child.state_schema).toMatchObject({ type: "object", properties: { answer: { type: "string" } } });
+  }, 120_000);
 });

@@ -67,3 +67,39 @@ describe("unknown assistant wording", () => {
     });
   });
 });
+
+describe("debug checkpoint events", () => {
+  it("carry checkpoint and parent_checkpoint as history names them, and no execution internals", async () => {
+    const thread = await server.client.threads.create();
+    const response = await server.request(`/threads/${thread.thread_id}/runs/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "echo", input: human("debug"), stream_mode: ["debug"] }),
+    });
+    const text = await response.text();
+    expect(text).not.toMatch(/"callbacks"|"__pregel_[a-z_]+":|"signal"/);
+    const payloads = [...text.matchAll(/^data: (.+)$/gm)]
+      .map((match) => JSON.parse(match[1]!) as { type?: string; payload?: Record<string, unknown> })
+      .filter((data) => data.type === "checkpoint")
+      .map((data) => data.payload!);
+    expect(payloads.length).toBe(3);
+    const history = (await server.client.threads.getHistory(thread.thread_id, { limit: payloads.length })).reverse();
+    const pick = (entry: { metadata?: unknown; checkpoint?: unknown; parent_checkpoint?: unknown }) => ({
+      step: (entry.metadata as { step?: number } | null)?.step,
+      checkpoint: entry.checkpoint,
+      parent_checkpoint: entry.parent_checkpoint,
+    });
+    expect(payloads.map(pick)).toEqual(history.map(pick));
+    expect(payloads[1]).toHaveProperty("parent_config.configurable.checkpoint_id", history[0]!.checkpoint.checkpoint_id);
+    for (const payload of payloads) expect(payload).not.toHaveProperty("parentConfig");
+  });
+});
+
+describe("thread state tasks", () => {
+  it("carry LangGraph's task path", async () => {
+    const thread = await server.client.threads.create();
+    await server.client.runs.wait(thread.thread_id, "interrupting", { input: human("please") });
+    const state = await server.client.threads.getState(thread.thread_id);
+    expect(state.tasks).toEqual([expect.objectContaining({ name: "ask", path: ["__pregel_pull", "ask"] })]);
+  });
+});

@@ -47,7 +47,7 @@ describe("SSE on the wire", () => {
     expect(frames[0]!.data).toEqual({ run_id: runId, attempt: 1 });
     expect(response.headers.get("content-location")).toBe(`/threads/${thread.thread_id}/runs/${runId}`);
     expect(frames.slice(1).map((frame) => Object.keys(frame.data as object))).toEqual([["first"], ["second"], ["third"]]);
-    expect(frames.map((frame) => frame.id)).toEqual(["1", "2", "3", "4"]);
+    expect(frames.map((frame) => frame.id)).toEqual(["0", "1", "2", "3"]);
     // The stream closed because the run ended, not because of a timeout.
     expect((await server.client.runs.get(thread.thread_id, runId)).status).toBe("success");
   });
@@ -78,9 +78,33 @@ describe("SSE on the wire", () => {
     expect(names).toContain("messages/metadata");
     expect(names).toContain("messages/partial");
     expect(names).toContain("messages/complete");
-    const complete = events.find((event) => event.event === "messages/complete")!.data as Array<{ content: string; type: string }>;
-    expect(complete[0]!.type).toBe("ai");
-    expect(complete[0]!.content).toContain("tokens please");
+    const completed = events
+      .filter((event) => event.event === "messages/complete")
+      .flatMap((event) => event.data as Array<{ content: string; type: string }>);
+    // Every message of the state is completed once: the input too, as LangGraph Platform does.
+    expect(completed.map((message) => message.type)).toEqual(["human", "ai"]);
+    expect(completed[1]!.content).toContain("tokens please");
+  });
+
+  it("with messages and values, completes each state message right after the values event that has it", async () => {
+    const thread = await server.client.threads.create();
+    const events: Array<{ event: string; data: unknown }> = [];
+    for await (const part of server.client.runs.stream(thread.thread_id, "agent", {
+      input: human("order"),
+      streamMode: ["messages", "values"],
+    })) {
+      events.push(part);
+    }
+    const names = events.map((event) => event.event);
+    expect(new Set(names)).toEqual(new Set(["metadata", "messages/metadata", "messages/partial", "messages/complete", "values"]));
+    expect(names.at(-1)).toBe("messages/complete");
+    expect(names.at(-2)).toBe("values");
+    const lastValues = events.at(-2)!.data as { messages: Array<{ id: string }> };
+    const lastComplete = events.at(-1)!.data as Array<{ id: string; type: string }>;
+    expect(lastComplete.map((message) => message.id)).toEqual([lastValues.messages.at(-1)!.id]);
+    // Partials of the model's message all come before its completion.
+    const lastPartial = names.lastIndexOf("messages/partial");
+    expect(lastPartial).toBeLessThan(names.length - 2);
   });
 
   it("streams LangChain callback events in events mode", async () => {
@@ -105,8 +129,8 @@ describe("SSE on the wire", () => {
     for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) all.push(part);
     expect(all.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
     const rest = [];
-    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "2" })) rest.push(part);
-    expect(rest.map((part) => part.id)).toEqual(["3", "4"]);
+    for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id, { lastEventId: "1" })) rest.push(part);
+    expect(rest.map((part) => part.id)).toEqual(["2", "3"]);
     expect(Object.keys(rest[0]!.data as object)).toEqual(["second"]);
   });
 
@@ -121,7 +145,7 @@ describe("SSE on the wire", () => {
     const parts = [];
     for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) parts.push(part);
     expect(parts.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
-    expect(parts.map((part) => part.id)).toEqual(["1", "2", "3", "4"]);
+    expect(parts.map((part) => part.id)).toEqual(["0", "1", "2", "3"]);
   });
 
   it("answers a stream request for a busy thread with a JSON 409", async () => {

@@ -149,3 +149,17 @@ describe("ingestion: tokens and costs", () => {
     expect(run).toMatchObject({ hangar_run_id: links.run_id, thread_id: links.thread_id, assistant_id: links.assistant_id });
   });
 });
+
+describe("ingestion: usage_metadata fields outside the contract", () => {
+  it("stores the run verbatim, uses its known counts and costs, and names the field in the rendered view", async () => {
+    const usage = { ...USAGE_1000_500, input_cost: 0.01, output_cost: 0.02, total_cost: 0.03, reasoning_effort: "high" };
+    const outputs = { role: "assistant", content: "hi", usage_metadata: usage };
+    const run = await ingestLlmRun({ outputs });
+    expect(run.outputs).toEqual(outputs);
+    expect(run).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, total_cost: 0.03, cost_source: "explicit" });
+    const named = (warnings: string[]) => warnings.filter((warning) => warning.includes('"reasoning_effort"'));
+    expect(named(run.rendered.warnings)).toEqual(['outputs.usage_metadata: unknown usage key "reasoning_effort" ignored']);
+    // Reported once on the run as well, not twice.
+    expect(named(run.warnings)).toHaveLength(1);
+  });
+});

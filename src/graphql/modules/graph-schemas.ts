@@ -1,4 +1,4 @@
-import type { GraphSchemas } from "../../graphs/graph-registry.js";
+import type { GraphSchemas, JSONSchema, SchemaKindName } from "../../graphs/graph-registry.js";
 import { graphsService } from "../../services/graphs.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
@@ -6,19 +6,33 @@ import { AssistantRef } from "./assistant.js";
 
 /** The structure and JSON Schemas of an assistant's graph (REST: /assistants/{id}/graph|schemas|subgraphs). */
 
-const GraphSchemasRef = builder.objectRef<GraphSchemas>("GraphSchemas").implement({
+/**
+ * Each schema is read on its own: a schema that needs the graph's TypeScript types compiled
+ * (seconds, the first time) is only waited for when that field is selected, so a client that
+ * asks for a zod-declared context schema alone is answered at once.
+ */
+interface GraphSchemasSource {
+  graphId: string;
+  read(kind: SchemaKindName): Promise<JSONSchema | null>;
+}
+
+function schemasSource(graphId: string, load: (only: readonly SchemaKindName[]) => Promise<GraphSchemas>): GraphSchemasSource {
+  return { graphId, read: async (kind) => (await load([kind]))[`${kind}_schema`] };
+}
+
+const GraphSchemasRef = builder.objectRef<GraphSchemasSource>("GraphSchemas").implement({
   description: "JSON Schemas of a graph's input, output, state, config and context; null where unknown.",
   fields: (t) => ({
-    graphId: t.exposeString("graph_id"),
-    inputSchema: t.expose("input_schema", { type: "JSONObject", nullable: true }),
-    outputSchema: t.expose("output_schema", { type: "JSONObject", nullable: true }),
-    stateSchema: t.expose("state_schema", { type: "JSONObject", nullable: true }),
-    configSchema: t.expose("config_schema", { type: "JSONObject", nullable: true }),
-    contextSchema: t.expose("context_schema", { type: "JSONObject", nullable: true }),
+    graphId: t.exposeString("graphId"),
+    inputSchema: t.field({ type: "JSONObject", nullable: true, resolve: (source) => source.read("input") }),
+    outputSchema: t.field({ type: "JSONObject", nullable: true, resolve: (source) => source.read("output") }),
+    stateSchema: t.field({ type: "JSONObject", nullable: true, resolve: (source) => source.read("state") }),
+    configSchema: t.field({ type: "JSONObject", nullable: true, resolve: (source) => source.read("config") }),
+    contextSchema: t.field({ type: "JSONObject", nullable: true, resolve: (source) => source.read("context") }),
   }),
 });
 
-const SubgraphRef = builder.objectRef<{ namespace: string; schemas: GraphSchemas }>("Subgraph").implement({
+const SubgraphRef = builder.objectRef<{ namespace: string; schemas: GraphSchemasSource }>("Subgraph").implement({
   fields: (t) => ({
     namespace: t.exposeString("namespace", { description: "`child`, or `child|grandchild` when recursing." }),
     schemas: t.expose("schemas", { type: GraphSchemasRef }),
@@ -30,7 +44,8 @@ const SubgraphRef = builder.objectRef<{ namespace: string; schemas: GraphSchemas
 builder.objectFields(AssistantRef, (t) => ({
   graphSchemas: t.field({
     type: GraphSchemasRef,
-    resolve: (assistant, _args, ctx) => graphsService.getSchemas(ctx.services, assistant.graphId),
+    resolve: (assistant, _args, ctx) =>
+      schemasSource(assistant.graphId, (only) => graphsService.getSchemas(ctx.services, assistant.graphId, { only })),
   }),
   graphDrawing: t.field({
     type: "JSONObject",
@@ -51,7 +66,10 @@ builder.objectFields(AssistantRef, (t) => ({
         namespace: omitNull(args.namespace),
         recurse: omitNull(args.recurse),
       });
-      return Object.entries(byNamespace).map(([namespace, schemas]) => ({ namespace, schemas }));
+      return Object.entries(byNamespace).map(([namespace, schemas]) => ({
+        namespace,
+        schemas: schemasSource(schemas.graph_id, async () => schemas),
+      }));
     },
   }),
 }));

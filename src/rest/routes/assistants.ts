@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
+import type { GraphSchemas } from "../../graphs/graph-registry.js";
 import { assistantsService } from "../../services/assistants.service.js";
 import {
   AssistantCountRequest,
@@ -96,8 +97,25 @@ export function assistantRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/:assistant_id/subgraphs/:namespace?", async (c) => {
     const { recurse } = query(c, AssistantSubgraphsQuery);
     const namespace = c.req.param("namespace");
-    return c.json(await assistantsService.getSubgraphs(ctx(c), c.req.param("assistant_id"), { namespace, recurse }));
+    const subgraphs = await assistantsService.getSubgraphs(ctx(c), c.req.param("assistant_id"), { namespace, recurse });
+    return c.json(Object.fromEntries(Object.entries(subgraphs).map(([name, schemas]) => [name, subgraphSchemasToWire(schemas)])));
   });
 
   return routes;
+}
+
+/**
+ * The SDK types each namespace as a GraphSchema (`state_schema`, …, as LangGraph Platform
+ * answers); LangGraph's JS server answers `state`, `input`, `output`, `config`. Both key forms
+ * are sent so that clients of either work.
+ */
+function subgraphSchemasToWire(schemas: GraphSchemas) {
+  return {
+    ...schemas,
+    input: schemas.input_schema,
+    output: schemas.output_schema,
+    state: schemas.state_schema,
+    config: schemas.config_schema,
+    context: schemas.context_schema,
+  };
 }

@@ -4,7 +4,7 @@ import type { HttpEnv } from "../../http/http-env.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
 import type { ServiceContext } from "../../services/service-context.js";
-import { sseResponse } from "../../streaming/sse-response.js";
+import { afterSeqOfLastEventId, sseResponse } from "../../streaming/sse-response.js";
 import { createRunFromWire } from "../run-wire.js";
 import type { RunCreate } from "../schemas/runs.js";
 
@@ -78,14 +78,13 @@ export function joinRunStream(
   run: { runId: string; threadId: string },
   query: { stream_mode?: string[]; cancel_on_disconnect: boolean },
 ) {
-  const lastEventId = Number.parseInt(c.req.header("Last-Event-ID") ?? "0", 10);
   const modes = query.stream_mode;
   const abort = new AbortController();
   return sseResponse(
     runResultsService.stream(ctx, {
       runId: run.runId,
       threadId: run.threadId,
-      afterSeq: Number.isFinite(lastEventId) && lastEventId > 0 ? lastEventId : 0,
+      afterSeq: afterSeqOfLastEventId(c.req.header("Last-Event-ID")),
       modes,
       signal: abort.signal,
     }),

@@ -38,13 +38,16 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
     rendered,
     modelName,
   );
+  // The rendered view is what a reader looks at: usage fields outside the contract are named
+  // there too, not only in the run's warnings (the run itself keeps them verbatim).
+  rendered.warnings.push(...usageWarnings);
   const price = matchPrice(prices, modelName, provider, new Date(runTimeToEpochMs(record.startTime)));
   const cost = computeCost(usage, price);
   // Every field spelled out in a fixed order (no spreads): one hidden class for all runs keeps
   // the batch serializer on V8's fast path.
   return {
     rendered,
-    warnings: warnings.concat(rendered.warnings, usageWarnings),
+    warnings: warnings.concat(rendered.warnings),
     modelName,
     provider,
     promptTokens: usage.input_tokens ?? null,

@@ -46,7 +46,7 @@ builder.objectType(RunEventRef, {
   fields: (t) => ({
     runId: t.exposeID("runId"),
     threadId: t.exposeID("threadId"),
-    seq: t.exposeInt("seq", { description: "1, 2, … per run; SSE's event id (Last-Event-ID), afterSeq here." }),
+    seq: t.exposeInt("seq", { description: "1, 2, … per run; afterSeq here. (The REST SSE id is seq - 1: LangGraph Platform counts from 0.)" }),
     event: t.exposeString("event", { description: "The SSE event name: metadata, values, updates|child:1, messages/partial, error, …" }),
     mode: t.string({
       description: "The stream mode: the event name before any `/` or `|` (metadata and error are their own).",

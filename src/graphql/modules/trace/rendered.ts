@@ -164,7 +164,7 @@ RenderedMessagesRef.implement({
     inputMessages: t.field({ type: [MessageRef], resolve: (rendered) => rendered.input_messages }),
     outputMessages: t.field({ type: [MessageRef], resolve: (rendered) => rendered.output_messages }),
     warnings: t.stringList({
-      description: "What could not be rendered as given (unknown blocks, unmatched tool results …).",
+      description: "What could not be rendered or read as given (unknown blocks, unmatched tool results, usage_metadata fields outside the contract …).",
       resolve: (rendered) => rendered.warnings,
     }),
   }),
