@@ -83,6 +83,7 @@ describe("routes", () => {
       { page: "traces" },
       { page: "trace", traceId: "tr-1", runId: "r-2" },
       { page: "crons" },
+      { page: "memory" },
     ];
     for (const route of routes) {
       const url = new URL(routePath(route), "http://x");

@@ -7,6 +7,7 @@ import { routePath, sectionOf, type Route } from "./lib/routes.js";
 import { AssistantDetailPage } from "./pages/assistants/assistant-detail-page.js";
 import { AssistantsPage } from "./pages/assistants/assistants-page.js";
 import { CronsPage } from "./pages/crons/crons-page.js";
+import { MemoryPage } from "./pages/memory/memory-page.js";
 import { PlaygroundPage } from "./pages/playground/playground-page.js";
 import { ThreadDetailPage } from "./pages/threads/thread-detail-page.js";
 import { ThreadsPage } from "./pages/threads/threads-page.js";
@@ -21,6 +22,7 @@ const NAVIGATION = [
   { section: "threads", label: "Threads", to: routePath({ page: "threads" }) },
   { section: "traces", label: "Traces", to: routePath({ page: "traces" }) },
   { section: "crons", label: "Crons", to: routePath({ page: "crons" }) },
+  { section: "memory", label: "Memory", to: routePath({ page: "memory" }) },
 ] as const;
 
 const PAGE_TITLES: Record<string, string> = {
@@ -29,6 +31,7 @@ const PAGE_TITLES: Record<string, string> = {
   threads: "Threads",
   traces: "Traces",
   crons: "Crons",
+  memory: "Memory",
 };
 
 export function App() {
@@ -113,6 +116,8 @@ function CurrentPage({ route }: { route: Route }) {
       return <TraceDetailPage key={route.traceId} traceId={route.traceId} selectedRunId={route.runId} />;
     case "crons":
       return <CronsPage />;
+    case "memory":
+      return <MemoryPage />;
     case "not-found":
       return (
         <div className="page">

@@ -5,6 +5,7 @@ const PATHS: Record<string, string> = {
   threads: "M4 5h12M4 10h12M4 15h8",
   traces: "M3 16l4-6 4 3 6-9M3 4v12h14",
   crons: "M10 3a7 7 0 1 1 0 14 7 7 0 0 1 0-14zM10 6v4l3 2",
+  memory: "M4 5c0-1.1 2.7-2 6-2s6 .9 6 2-2.7 2-6 2-6-.9-6-2zM4 5v10c0 1.1 2.7 2 6 2s6-.9 6-2V5M4 10c0 1.1 2.7 2 6 2s6-.9 6-2",
 };
 
 export function NavIcon({ name }: { name: string }) {

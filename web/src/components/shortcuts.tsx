@@ -9,6 +9,7 @@ const GO_TO: Record<string, string> = {
   t: routePath({ page: "threads" }),
   r: routePath({ page: "traces" }),
   c: routePath({ page: "crons" }),
+  m: routePath({ page: "memory" }),
 };
 
 function isTyping(target: EventTarget | null): boolean {
@@ -56,6 +57,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["g t", "Threads"],
   ["g r", "Traces"],
   ["g c", "Crons"],
+  ["g m", "Memory"],
   ["?", "This list"],
 ];
 

@@ -120,6 +120,11 @@ export type DeleteCronInput = {
   cronId: string;
 };
 
+export type DeleteStoreItemInput = {
+  key: string;
+  namespace: Array<string>;
+};
+
 export type DeleteThreadInput = {
   threadId: string;
 };
@@ -176,6 +181,18 @@ export type OnRunCompleted =
   | 'DELETE'
   /** Keep it, to read the run's results later. */
   | 'KEEP';
+
+export type PutStoreItemInput = {
+  /** false: not embedded; a list of field paths: embed those; omitted or null: the deployment's store.index.fields. */
+  index?: unknown;
+  key: string;
+  namespace: Array<string>;
+  /** true: no TTL at all, whatever the deployment's default. */
+  neverExpires?: boolean | null | undefined;
+  /** Minutes until the item expires; omitted: the deployment's store.ttl.default_ttl. */
+  ttl?: number | null | undefined;
+  value: Record<string, unknown>;
+};
 
 /** Continues a thread: resume an interrupt(), update the state, and/or go to nodes. */
 export type RunCommandInput = {
@@ -378,6 +395,58 @@ export type RunEventsSubscriptionVariables = Exact<{
 
 
 export type RunEventsSubscription = { runEvents: { seq: number, event: string, mode: string, data: unknown, runId: string } };
+
+export type StoreItemDetailFragment = { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null };
+
+export type StoreNamespaceLevelQueryVariables = Exact<{
+  prefix?: Array<string> | string | null | undefined;
+  maxDepth: number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type StoreNamespaceLevelQuery = { storeNamespaces: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { labels: Array<string>, path: string } }> } };
+
+export type StoreItemsUnderQueryVariables = Exact<{
+  namespacePrefix: Array<string> | string;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type StoreItemsUnderQuery = { storeItems: { pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, namespace: Array<string>, key: string } }> } };
+
+export type StoreItemQueryVariables = Exact<{
+  namespace: Array<string> | string;
+  key: string;
+}>;
+
+
+export type StoreItemQuery = { storeItem: { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null } | null };
+
+export type StoreSearchQueryVariables = Exact<{
+  query: string;
+  namespacePrefix?: Array<string> | string | null | undefined;
+  first?: number | null | undefined;
+}>;
+
+
+export type StoreSearchQuery = { storeItems: { edges: Array<{ node: { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, score: number | null } }> } };
+
+export type PutStoreItemMutationVariables = Exact<{
+  input: PutStoreItemInput;
+}>;
+
+
+export type PutStoreItemMutation = { putStoreItem: { storeItem: { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null } } };
+
+export type DeleteStoreItemMutationVariables = Exact<{
+  input: DeleteStoreItemInput;
+}>;
+
+
+export type DeleteStoreItemMutation = { deleteStoreItem: { deletedId: string } };
 
 export type RunRowFragment = { runId: string, threadId: string, status: RunStatus, createdAt: string, updatedAt: string, multitaskStrategy: MultitaskStrategy, assistantId: string, error: unknown, assistant: { name: string } | null, usage: { totalTokens: number | null }, cost: { totalCost: string | null } };
 
@@ -612,6 +681,17 @@ export const CronRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"CronRow"}) as unknown as TypedDocumentString<CronRowFragment, unknown>;
+export const StoreItemDetailFragmentDoc = new TypedDocumentString(`
+    fragment StoreItemDetail on StoreItem {
+  id
+  namespace
+  key
+  value
+  createdAt
+  updatedAt
+  expiresAt
+}
+    `, {"fragmentName":"StoreItemDetail"}) as unknown as TypedDocumentString<StoreItemDetailFragment, unknown>;
 export const RunRowFragmentDoc = new TypedDocumentString(`
     fragment RunRow on Run {
   runId
@@ -1204,6 +1284,108 @@ export const RunEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RunEventsSubscription, RunEventsSubscriptionVariables>;
+export const StoreNamespaceLevelDocument = new TypedDocumentString(`
+    query StoreNamespaceLevel($prefix: [String!], $maxDepth: Int!, $first: Int, $after: String) {
+  storeNamespaces(
+    prefix: $prefix
+    maxDepth: $maxDepth
+    first: $first
+    after: $after
+  ) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    edges {
+      node {
+        labels
+        path
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StoreNamespaceLevelQuery, StoreNamespaceLevelQueryVariables>;
+export const StoreItemsUnderDocument = new TypedDocumentString(`
+    query StoreItemsUnder($namespacePrefix: [String!]!, $first: Int, $after: String) {
+  storeItems(
+    namespacePrefix: $namespacePrefix
+    first: $first
+    after: $after
+    refreshTtl: false
+  ) {
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    edges {
+      node {
+        id
+        namespace
+        key
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StoreItemsUnderQuery, StoreItemsUnderQueryVariables>;
+export const StoreItemDocument = new TypedDocumentString(`
+    query StoreItem($namespace: [String!]!, $key: String!) {
+  storeItem(namespace: $namespace, key: $key, refreshTtl: false) {
+    ...StoreItemDetail
+  }
+}
+    fragment StoreItemDetail on StoreItem {
+  id
+  namespace
+  key
+  value
+  createdAt
+  updatedAt
+  expiresAt
+}`) as unknown as TypedDocumentString<StoreItemQuery, StoreItemQueryVariables>;
+export const StoreSearchDocument = new TypedDocumentString(`
+    query StoreSearch($query: String!, $namespacePrefix: [String!], $first: Int) {
+  storeItems(
+    query: $query
+    namespacePrefix: $namespacePrefix
+    first: $first
+    refreshTtl: false
+  ) {
+    edges {
+      node {
+        id
+        namespace
+        key
+        value
+        score
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<StoreSearchQuery, StoreSearchQueryVariables>;
+export const PutStoreItemDocument = new TypedDocumentString(`
+    mutation PutStoreItem($input: PutStoreItemInput!) {
+  putStoreItem(input: $input) {
+    storeItem {
+      ...StoreItemDetail
+    }
+  }
+}
+    fragment StoreItemDetail on StoreItem {
+  id
+  namespace
+  key
+  value
+  createdAt
+  updatedAt
+  expiresAt
+}`) as unknown as TypedDocumentString<PutStoreItemMutation, PutStoreItemMutationVariables>;
+export const DeleteStoreItemDocument = new TypedDocumentString(`
+    mutation DeleteStoreItem($input: DeleteStoreItemInput!) {
+  deleteStoreItem(input: $input) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteStoreItemMutation, DeleteStoreItemMutationVariables>;
 export const ThreadListDocument = new TypedDocumentString(`
     query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!]) {
   threads(

@@ -14,6 +14,7 @@ export type Route =
   | { page: "traces" }
   | { page: "trace"; traceId: string; runId: string | null }
   | { page: "crons" }
+  | { page: "memory" }
   | { page: "not-found"; path: string };
 
 export type PageName = Route["page"];
@@ -36,6 +37,8 @@ export function parseRoute(pathname: string, search: string): Route {
       return id ? { page: "trace", traceId: id, runId: params.get("run") } : { page: "traces" };
     case "crons":
       return id ? { page: "not-found", path: pathname } : { page: "crons" };
+    case "memory":
+      return id ? { page: "not-found", path: pathname } : { page: "memory" };
     default:
       return { page: "not-found", path: pathname };
   }
@@ -65,13 +68,15 @@ export function routePath(route: Route): string {
       return withQuery(`${CONSOLE_BASE}/traces/${encodeURIComponent(route.traceId)}`, { run: route.runId });
     case "crons":
       return `${CONSOLE_BASE}/crons`;
+    case "memory":
+      return `${CONSOLE_BASE}/memory`;
     case "not-found":
       return route.path;
   }
 }
 
 /** Which navigation entry a page belongs to. */
-export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "crons" | null {
+export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "crons" | "memory" | null {
   switch (route.page) {
     case "assistants":
     case "assistant":
@@ -86,6 +91,8 @@ export function sectionOf(route: Route): "assistants" | "playground" | "threads"
       return "traces";
     case "crons":
       return "crons";
+    case "memory":
+      return "memory";
     case "not-found":
       return null;
   }
