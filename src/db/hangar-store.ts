@@ -178,8 +178,9 @@ export class HangarStore extends BaseStore {
     return rows.map(toStoreItem);
   }
 
-  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access">): Promise<number> {
-    return countStoreItems(this.client, input);
+  /** How many items searchItems finds without paging (with a query: those with embeddings). */
+  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access" | "query">): Promise<number> {
+    return countStoreItems(this.client, { ...input, embeddedOnly: input.query !== undefined && this.index !== undefined });
   }
 
   async listNamespacePaths(input: StoreNamespacesInput): Promise<string[][]> {
