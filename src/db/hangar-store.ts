@@ -147,10 +147,6 @@ export class HangarStore extends BaseStore {
     return this.index;
   }
 
-  get ttlConfig(): StoreTtlConfig {
-    return this.ttl;
-  }
-
   /** The item as written; null, writing nothing, when an existing item does not match `access`. */
   async putItem(input: StorePutInput): Promise<StoreItem | null> {
     const embeddings = await this.embedValue(input.value, input.index);
