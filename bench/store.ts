@@ -9,6 +9,9 @@
  *    server has no pgvector; BENCH_EXACT_QUERIES, 20) and on the embedded database (pgvector's
  *    HNSW; BENCH_HNSW_QUERIES, 200). The embedded data directory is loaded in this process first,
  *    then served; the HNSW index is built by the server's start-up (its time is reported).
+ *
+ * BENCH_STORE_PHASES=postgres,embedded selects phases. A failing phase is reported, and the
+ * other phase's results are still printed and written.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -42,6 +45,7 @@ const OPERATIONS = envInt("BENCH_OPERATIONS", 2000);
 const SEMANTIC_ITEMS = envInt("BENCH_STORE_ITEMS", 100_000);
 const EXACT_QUERIES = envInt("BENCH_EXACT_QUERIES", 20);
 const HNSW_QUERIES = envInt("BENCH_HNSW_QUERIES", 200);
+const PHASES = new Set((process.env.BENCH_STORE_PHASES ?? "postgres,embedded").split(",").map((phase) => phase.trim()));
 const WORDS = ["pizza", "weather", "music", "travel", "garden", "finance", "chess", "coffee", "river", "engine"];
 
 async function measureOps(server: ServerProcess, database: string, name: string, operation: (index: number) => Promise<unknown>) {
@@ -176,10 +180,21 @@ async function embeddedPhase(stamp: string, rows: ResultRow[]): Promise<{ hnsw_s
 
 export async function storeSuite(stamp: string): Promise<void> {
   const rows: ResultRow[] = [];
-  await postgresPhase(stamp, rows);
-  const embedded = await embeddedPhase(stamp, rows);
+  const failures: string[] = [];
+  const attempt = async <T>(phase: string, run: () => Promise<T>): Promise<T | null> => {
+    if (!PHASES.has(phase)) return null;
+    try {
+      return await run();
+    } catch (error) {
+      failures.push(`${phase}: ${(error as Error).message.split("\n")[0]}`);
+      return null;
+    }
+  };
+  await attempt("postgres", () => postgresPhase(stamp, rows));
+  const embedded = await attempt("embedded", () => embeddedPhase(stamp, rows));
   printTable("Store (latencies in ms)", rows, ["n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_ms_op", "pg_cpu_ms_op", "other_cores"]);
-  console.log(`embedded server start-up with ${SEMANTIC_ITEMS} vectors (HNSW build included): ${embedded.hnsw_start_s} s`);
+  if (embedded) console.log(`embedded server start-up with ${SEMANTIC_ITEMS} vectors (HNSW build included): ${embedded.hnsw_start_s} s`);
+  for (const failure of failures) console.log(`! phase failed: ${failure}`);
   const file = writeResults("store", stamp, {
     suite: "store",
     settings: {
@@ -191,7 +206,8 @@ export async function storeSuite(stamp: string): Promise<void> {
       node: process.version,
       repo: repoState(),
     },
-    embedded_start_with_hnsw_build_s: embedded.hnsw_start_s,
+    embedded_start_with_hnsw_build_s: embedded?.hnsw_start_s ?? null,
+    failures,
     scenarios: rows,
   });
   console.log(`\nStore results: ${file}`);

@@ -147,10 +147,6 @@ export class HangarStore extends BaseStore {
     return this.index;
   }
 
-  get ttlConfig(): StoreTtlConfig {
-    return this.ttl;
-  }
-
   /** The item as written; null, writing nothing, when an existing item does not match `access`. */
   async putItem(input: StorePutInput): Promise<StoreItem | null> {
     const embeddings = await this.embedValue(input.value, input.index);
@@ -178,8 +174,9 @@ export class HangarStore extends BaseStore {
     return rows.map(toStoreItem);
   }
 
-  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access">): Promise<number> {
-    return countStoreItems(this.client, input);
+  /** How many items searchItems finds without paging (with a query: those with embeddings). */
+  async countItems(input: Pick<StoreSearchInput, "namespacePrefix" | "filter" | "access" | "query">): Promise<number> {
+    return countStoreItems(this.client, { ...input, embeddedOnly: input.query !== undefined && this.index !== undefined });
   }
 
   async listNamespacePaths(input: StoreNamespacesInput): Promise<string[][]> {

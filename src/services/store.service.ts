@@ -104,7 +104,7 @@ export const storeService = {
   },
 
   /** How many items `search` finds without paging (the same authorization). */
-  async count(ctx: ServiceContext, input: Omit<SearchStoreItemsInput, "limit" | "offset" | "query">): Promise<number> {
+  async count(ctx: ServiceContext, input: Omit<SearchStoreItemsInput, "limit" | "offset">): Promise<number> {
     return ctx.db.store.countItems(await authorizeSearch(ctx, input));
   },
 

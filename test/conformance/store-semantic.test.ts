@@ -1,6 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SearchStoreItemsDocument } from "../graphql/generated/graphql.js";
+import { executeOk } from "../graphql/helpers.js";
 import { checkSemanticRanking } from "../helpers/semantic-store.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -29,6 +31,16 @@ describe("semantic search on PostgreSQL without pgvector (exact scan)", () => {
       input: { search: { namespacePrefix: ["graph"], query: "bread and milk" } },
     })) as { found: string[] };
     expect(result.found[0]).toBe("b");
+  });
+
+  it("GraphQL storeItems with a query: scores, and totalCount counts the items that have embeddings", async () => {
+    await server.client.store.putItem(["gqlsem"], "tea", { text: "green tea" });
+    await server.client.store.putItem(["gqlsem"], "coffee", { text: "black coffee" });
+    await server.client.store.putItem(["gqlsem"], "plain", { text: "green tea" }, { index: false });
+    const { storeItems } = await executeOk(server, SearchStoreItemsDocument, { namespacePrefix: ["gqlsem"], query: "green tea" });
+    expect(storeItems.edges.map((edge) => edge.node.key)).toEqual(["tea", "coffee"]);
+    expect(storeItems.edges[0]!.node.score).toBeGreaterThan(storeItems.edges[1]!.node.score!);
+    expect(storeItems.totalCount).toBe(2);
   });
 
   it("re-putting an item re-embeds it; index false drops its vectors", async () => {

@@ -76,11 +76,10 @@ builder.queryFields((t) => ({
         refreshTtl: t.arg.boolean(),
       },
       resolve: (_root, args, ctx) => {
-        const search = { namespacePrefix: omitNull(args.namespacePrefix), filter: omitNull(args.filter) };
+        const search = { namespacePrefix: omitNull(args.namespacePrefix), filter: omitNull(args.filter), query: omitNull(args.query) };
         return resolveServicePage(
           args,
-          (page) =>
-            storeService.search(ctx.services, { ...search, ...page, query: omitNull(args.query), refreshTtl: omitNull(args.refreshTtl) }),
+          (page) => storeService.search(ctx.services, { ...search, ...page, refreshTtl: omitNull(args.refreshTtl) }),
           () => storeService.count(ctx.services, search),
         );
       },
