@@ -22,7 +22,7 @@ import { listStoreNamespaces } from "./sql/list-store-namespaces.js";
 import { isVectorExtensionAvailable, prepareStoreVectorIndex } from "./sql/prepare-store-vector-index.js";
 import { searchStoreItems } from "./sql/search-store-items.js";
 import { searchStoreItemsNearest } from "./sql/search-store-items-nearest.js";
-import { toStoreItem } from "./sql/store-sql.js";
+import { toStoreItem, type StoreNamespaceListing } from "./sql/store-sql.js";
 import { upsertStoreItem } from "./sql/upsert-store-item.js";
 
 /** What semantic search needs of an embeddings model (LangChain's Embeddings has both). */
@@ -85,14 +85,8 @@ export interface StoreSearchInput {
   access?: AuthFilters;
 }
 
-export interface StoreNamespacesInput {
-  prefix: string[];
-  suffix: string[];
-  maxDepth?: number;
-  limit: number;
-  offset: number;
-  access?: AuthFilters;
-}
+/** A namespace listing, as the statements take it (db/sql/store-sql.ts). */
+export type StoreNamespacesInput = StoreNamespaceListing;
 
 /**
  * Hangar's Store: LangGraph's public BaseStore contract (what graphs get as `config.store` /
