@@ -1,20 +1,23 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
-  WRITES_IDX_MAP,
+  BaseCheckpointSaver,
   type ChannelVersions,
   type Checkpoint,
+  type CheckpointListOptions,
   type CheckpointMetadata,
   type CheckpointTuple,
   type PendingWrite,
+  type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
+import { addressOf, dumpCheckpoint, dumpWrites, loadCheckpointTuple } from "./checkpoint-serde.js";
 import { RunCheckpointMemory } from "./run-checkpoint-memory.js";
 import { GroupCommit } from "./group-commit.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
+import { purgeThreadCheckpoints } from "./sql/purge-thread-checkpoints.js";
+import { selectCheckpoints, type CheckpointQuery, type CheckpointRow } from "./sql/select-checkpoints.js";
+import { selectPendingSends } from "./sql/select-pending-sends.js";
 import { writeCheckpointBatch, type CheckpointBatchItem } from "./sql/write-checkpoint-batch.js";
-
-const TEXT_DECODER = new TextDecoder();
 
 /** configurable key of readAfterRunConfig: the run whose committed state is asked for. */
 const READ_AFTER_RUN = "__hangar_read_after_run";
@@ -50,8 +53,19 @@ function runIdOf(config: RunnableConfig): string | undefined {
 }
 
 /**
- * PostgresSaver that stamps each checkpoint with the run that wrote it and that run's metadata
- * (LangGraph JS does not copy config.metadata into checkpoint metadata by itself). Two things depend on the stamp:
+ * Hangar's checkpointer: LangGraph's public BaseCheckpointSaver contract (getTuple, list, put,
+ * putWrites, deleteThread; checked by @langchain/langgraph-checkpoint-validation) on the checkpoint
+ * tables Hangar's migrations own (migrations/1763760060000-adopt-checkpoint-tables.ts), with
+ * values serialized by the public `serde` (db/checkpoint-serde.ts).
+ *
+ * Writes go through a group commit (db/group-commit.ts): the puts and putWrites of every run in
+ * flight share one statement per round (db/sql/write-checkpoint-batch.ts) instead of a transaction
+ * of one INSERT per channel each. Same conflict rules as sequential writes: channel values are
+ * immutable per version, a checkpoint written again replaces its row, pending writes keep the
+ * first row unless they are special channels (errors, interrupts...).
+ *
+ * It stamps each checkpoint with the run that wrote it and that run's metadata (LangGraph JS
+ * does not copy config.metadata into checkpoint metadata by itself). Two things depend on the stamp:
  * - rollback deletes exactly the checkpoints whose metadata.run_id is the rolled-back run;
  * - a run retried after a crash is started with the same input and run_id, and LangGraph's loop
  *   treats "latest checkpoint has my run_id" as resuming, so it continues from that checkpoint
@@ -64,7 +78,7 @@ function runIdOf(config: RunnableConfig): string | undefined {
  * Runs registered with `acknowledgeWhenQueued` (every durability but "sync") get their writes
  * acknowledged once queued, not once committed; see `put`.
  */
-export class RunStampingCheckpointer extends PostgresSaver {
+export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
   private readonly inFlight = new Map<string, Set<Promise<unknown>>>();
   private readonly batch: GroupCommit<QueuedWrite>;
   private readonly memory = new RunCheckpointMemory();
@@ -72,22 +86,19 @@ export class RunStampingCheckpointer extends PostgresSaver {
   /** The first write that failed, per run acknowledged when queued: it writes nothing after it. */
   private readonly failedWrites = new Map<string, unknown>();
 
-  constructor(sqlPool: pg.Pool) {
-    super(withPreparedReads(sqlPool));
+  constructor(
+    private readonly pool: pg.Pool,
+    serde?: SerializerProtocol,
+  ) {
+    super(serde);
     this.batch = new GroupCommit({
-      // Upserts with PostgresSaver's conflict rules: idempotent, so a lost connection is waited out.
-      write: (items) => withRetry(() => this.writeBatch(sqlPool, items), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
+      // Upserts: idempotent, so a lost connection is waited out.
+      write: (items) => withRetry(() => this.writeBatch(items), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
       delayMs: 0,
       maxBatch: 500,
       // Every checkpoint write is submitted (awaited by LangGraph), so failures reach it directly.
       onError: () => undefined,
     });
-    // getTuple's two reads (the latest checkpoint, or one by id), prepared like our writes (see
-    // db/prepared-statement.ts). SELECT_SQL is private to PostgresSaver, hence the cast; should
-    // its text change, these simply stop matching and the reads run unprepared.
-    const { SELECT_SQL } = (this as unknown as { SQL_STATEMENTS: { SELECT_SQL: string } }).SQL_STATEMENTS;
-    PREPARED_READS.set(`${SELECT_SQL}WHERE thread_id = $1 AND checkpoint_ns = $2 ORDER BY checkpoint_id DESC LIMIT 1`, "hangar_checkpoint_latest");
-    PREPARED_READS.set(`${SELECT_SQL}WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`, "hangar_checkpoint_by_id");
   }
 
   /**
@@ -96,12 +107,51 @@ export class RunStampingCheckpointer extends PostgresSaver {
    */
   override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     if (this.memory.answersEmpty(config)) return undefined;
-    const { [READ_AFTER_RUN]: afterRun, thread_id: threadId } = config.configurable ?? {};
-    if (typeof afterRun === "string" && typeof threadId === "string") {
+    const { threadId, checkpointNs, checkpointId } = addressOf(config);
+    if (threadId === undefined) return undefined;
+    const afterRun = config.configurable?.[READ_AFTER_RUN];
+    if (typeof afterRun === "string") {
       const tuple = this.memory.latestTuple(afterRun, threadId);
       if (tuple) return tuple;
     }
-    return super.getTuple(config);
+    // The latest checkpoint of the namespace, or the one named.
+    const [row] = await selectCheckpoints(this.pool, checkpointId === undefined ? { threadId, checkpointNs, limit: 1 } : { threadId, checkpointNs, checkpointId });
+    return row && (await this.loadTuples([row]))[0];
+  }
+
+  /** Checkpoints newest first; config narrows by thread, namespace and id when it names them. */
+  override async *list(config: RunnableConfig, options: CheckpointListOptions = {}): AsyncGenerator<CheckpointTuple> {
+    const { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpointId } = config.configurable ?? {};
+    const before = options.before?.configurable?.checkpoint_id;
+    const query: CheckpointQuery = {
+      threadId: threadId === undefined || threadId === null || threadId === "" ? undefined : String(threadId),
+      checkpointNs: typeof checkpointNs === "string" ? checkpointNs : undefined,
+      checkpointId: typeof checkpointId === "string" && checkpointId !== "" ? checkpointId : undefined,
+      metadata: options.filter && Object.keys(options.filter).length > 0 ? options.filter : undefined,
+      before: typeof before === "string" ? before : undefined,
+      limit: options.limit === undefined ? undefined : Math.max(0, Math.trunc(options.limit)),
+    };
+    yield* await this.loadTuples(await selectCheckpoints(this.pool, query));
+  }
+
+  /** Deletes every checkpoint, channel value and pending write of the thread (after the writes queued so far). */
+  override async deleteThread(threadId: string): Promise<void> {
+    await this.batch.flush();
+    await purgeThreadCheckpoints(this.pool, threadId);
+  }
+
+  /**
+   * Rows as tuples. A checkpoint of format v < 4 (written by LangGraph before 0.3) kept its
+   * pending Sends as its parent's pending writes; they are read back into the TASKS channel.
+   */
+  private async loadTuples(rows: CheckpointRow[]): Promise<CheckpointTuple[]> {
+    return Promise.all(
+      rows.map(async (row) => {
+        const parentId = row.checkpoint.v < 4 ? row.parent_checkpoint_id : null;
+        const [sends] = parentId ? await selectPendingSends(this.pool, row.thread_id, row.checkpoint_ns, [parentId]) : [];
+        return loadCheckpointTuple(this.serde, row, sends, () => this.getNextVersion(undefined));
+      }),
+    );
   }
 
   /** The config that reads the thread's latest checkpoint right after `runId` ended. */
@@ -146,7 +196,7 @@ export class RunStampingCheckpointer extends PostgresSaver {
     const runMetadata = runMetadataStamp(config);
     const runIds = Object.fromEntries(RUN_ID_KEYS.filter((key) => key in runMetadata).map((key) => [key, runMetadata[key]]));
     const stamped = { ...runMetadata, ...metadata, ...runIds } as CheckpointMetadata;
-    const item = await this.checkpointItem(config, checkpoint, stamped, newVersions);
+    const item = await dumpCheckpoint(this.serde, config, checkpoint, stamped, newVersions);
     await this.submit(config, item);
     const runId = runIdOf(config);
     // Possibly only queued yet (acknowledgeWhenQueued); the memory is read once writes have settled.
@@ -154,9 +204,9 @@ export class RunStampingCheckpointer extends PostgresSaver {
     return { configurable: { thread_id: item.threadId, checkpoint_ns: item.checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
-  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<void> {
+  override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
     if (writes.length === 0) return;
-    await this.submit(config, await this.pendingWritesItem(config, writes, taskId));
+    await this.submit(config, await dumpWrites(this.serde, config, writes, taskId, taskPath));
     const runId = runIdOf(config);
     if (runId) this.memory.writesCommitted(runId, config, taskId, writes as Array<[string, unknown]>);
   }
@@ -178,64 +228,18 @@ export class RunStampingCheckpointer extends PostgresSaver {
   }
 
   /** One round of the group commit; a run's write fails without a try once an earlier one failed. */
-  private async writeBatch(sqlPool: pg.Pool, items: QueuedWrite[]): Promise<void> {
+  private async writeBatch(items: QueuedWrite[]): Promise<void> {
     const spoiled = items.find((item) => item.runId !== undefined && this.failedWrites.has(item.runId));
     // Several: the group commit retries each alone, and only the spoiled ones fail.
     if (spoiled) throw items.length === 1 ? this.failedWrites.get(spoiled.runId!) : new Error("a write of this round belongs to a run whose earlier write failed");
     try {
-      await writeCheckpointBatch(sqlPool, items);
+      await writeCheckpointBatch(this.pool, items);
     } catch (error) {
       // Recorded here, synchronously, before the group commit tries the next item alone.
       const [only] = items;
       if (items.length === 1 && only?.runId && this.acknowledgedWhenQueued.has(only.runId)) this.failedWrites.set(only.runId, error);
       throw error;
     }
-  }
-
-  /**
-   * The rows PostgresSaver.put writes, for the group commit: instead of BEGIN + one INSERT per
-   * channel + INSERT + COMMIT on a dedicated connection, the puts and putWrites of every run in
-   * flight share one statement per round (db/group-commit.ts).
-   */
-  private async checkpointItem(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
-  ): Promise<CheckpointBatchItem> {
-    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: parentId } = config.configurable ?? {};
-    if (threadId === undefined) throw new Error(`Missing "thread_id" in config.configurable`);
-    const [blobs, [, serializedMetadata]] = await Promise.all([
-      this._dumpBlobs(threadId, checkpointNs, checkpoint.channel_values, newVersions),
-      this.serde.dumpsTyped(metadata),
-    ]);
-    return {
-      kind: "checkpoint",
-      threadId,
-      checkpointNs,
-      checkpointId: checkpoint.id,
-      parentId,
-      checkpointJson: JSON.stringify(this._dumpCheckpoint(checkpoint)),
-      // PostgresSaver parses this back into an object for pg to stringify again; the text is the same.
-      metadataJson: TEXT_DECODER.decode(serializedMetadata).replace(/\0/g, ""),
-      blobs: blobs.map(([, , channel, version, type, blob]) => ({ channel, version, type, blob: blob ? Buffer.from(blob) : null })),
-    };
-  }
-
-  /** PostgresSaver.putWrites as one item of the group commit (same conflict rules). */
-  private async pendingWritesItem(config: RunnableConfig, writes: PendingWrite[], taskId: string): Promise<CheckpointBatchItem> {
-    const { thread_id: threadId, checkpoint_ns: checkpointNs = "", checkpoint_id: checkpointId } = config.configurable ?? {};
-    const dumped = await this._dumpWrites(threadId, checkpointNs, checkpointId, taskId, writes as [string, unknown][]);
-    return {
-      kind: "writes",
-      threadId,
-      checkpointNs,
-      checkpointId,
-      taskId,
-      // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
-      replaces: writes.every(([channel]) => channel in WRITES_IDX_MAP),
-      writes: dumped.map((row) => ({ idx: row[4], channel: row[5], type: row[6], blob: Buffer.from(row[7]) })),
-    };
   }
 
   /**
@@ -281,23 +285,4 @@ export class RunStampingCheckpointer extends PostgresSaver {
     write.then(forget, forget);
     return write;
   }
-}
-
-/** Statement names of the saver's read texts that are prepared (filled by the constructor). */
-const PREPARED_READS = new Map<string, string>();
-
-/** The pool as PostgresSaver sees it: queries whose text is in PREPARED_READS run prepared. */
-function withPreparedReads(pool: pg.Pool): pg.Pool {
-  return new Proxy(pool, {
-    get(target, property) {
-      if (property === "query") {
-        return (text: unknown, values?: unknown[]) => {
-          const name = typeof text === "string" ? PREPARED_READS.get(text) : undefined;
-          return name ? target.query({ name, text: text as string, values }) : target.query(text as string, values);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
 }

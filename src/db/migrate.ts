@@ -10,9 +10,9 @@ import { MIGRATIONS } from "./migration-list.js";
 const MIGRATION_LOCK_KEY = "114784820031858";
 
 /**
- * Applies Hangar's migrations, then the LangGraph checkpointer's and store's own (they track
- * their versions in their own tables). Refuses a database that a newer Hangar has migrated:
- * running old code on a newer schema can lose data.
+ * Applies Hangar's migrations (they create the checkpointer's tables too), then the store's
+ * start-up step (the optional vector index). Refuses a database that a newer Hangar has
+ * migrated: running old code on a newer schema can lose data.
  *
  * All of it runs under one PostgreSQL advisory lock: processes started together on a fresh
  * database (an API and a worker under docker compose or Kubernetes) would otherwise both create
@@ -23,7 +23,6 @@ export async function migrateDatabase(db: Database, log: Logger): Promise<string
   const names = await withMigrationLock(db, log, async () => {
     await refuseNewerSchema(db);
     const applied = await db.dataSource.runMigrations({ transaction: "each" });
-    await db.checkpointer.setup();
     await db.store.setup();
     return applied.map((migration) => migration.name);
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from "typeorm";
 
 /**
- * Keeps only each thread's latest checkpoint (per checkpoint namespace, as PostgresSaver orders
+ * Keeps only each thread's latest checkpoint (per checkpoint namespace, as the checkpointer orders
  * them: by checkpoint_id), with its pending writes and the channel values it points at; deletes
  * every older checkpoint, their writes and the blobs no remaining checkpoint refers to. Three
  * statements in the caller's transaction (the threads must be locked by it).

@@ -1,10 +1,10 @@
 import type { EntityManager } from "typeorm";
 
-// LangGraph's PostgresSaver tables, all keyed by thread_id (text). Names are constants, never input.
+// The checkpointer's tables (db/checkpointer.ts), all keyed by thread_id (text). Names are constants, never input.
 const CHECKPOINT_TABLES = {
   checkpoints: "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata",
   checkpoint_blobs: "thread_id, checkpoint_ns, channel, version, type, blob",
-  checkpoint_writes: "thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob",
+  checkpoint_writes: "thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob, task_path",
 } as const;
 
 /** Copies every checkpoint row of one thread to another (inside the caller's transaction). */
