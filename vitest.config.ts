@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // @langchain/langgraph-checkpoint-validation's specs call describe/it/expect as globals.
+    globals: true,
   },
 });

@@ -22,9 +22,9 @@ beforeAll(async () => {
       const text = JSON.stringify(statement.values);
       if (refusedThread && text.includes(refusedThread)) {
         // A round of several writes fails whole; the write then fails again alone, and after that
-        // the database is fine again. (Statement parameters: $10 task ids, $18 checkpoint ids.)
+        // the database is fine again. (Statement parameters: $10 task ids, $19 checkpoint ids.)
         const values = statement.values as string[][];
-        if (values[17]!.length + new Set(values[9]).size === 1) refusedThread = null;
+        if (values[18]!.length + new Set(values[9]).size === 1) refusedThread = null;
         return Promise.reject(new Error("connection lost while writing a checkpoint"));
       }
     }

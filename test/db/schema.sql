@@ -125,10 +125,6 @@ CREATE TABLE public.checkpoint_blobs (
     blob bytea
 );
 
-CREATE TABLE public.checkpoint_migrations (
-    v integer NOT NULL
-);
-
 CREATE TABLE public.checkpoint_writes (
     thread_id text NOT NULL,
     checkpoint_ns text DEFAULT ''::text NOT NULL,
@@ -137,7 +133,8 @@ CREATE TABLE public.checkpoint_writes (
     idx integer NOT NULL,
     channel text NOT NULL,
     type text,
-    blob bytea NOT NULL
+    blob bytea NOT NULL,
+    task_path text DEFAULT ''::text NOT NULL
 );
 
 CREATE TABLE public.checkpoints (
@@ -329,9 +326,6 @@ ALTER TABLE ONLY public.assistants
 
 ALTER TABLE ONLY public.checkpoint_blobs
     ADD CONSTRAINT checkpoint_blobs_pkey PRIMARY KEY (thread_id, checkpoint_ns, channel, version);
-
-ALTER TABLE ONLY public.checkpoint_migrations
-    ADD CONSTRAINT checkpoint_migrations_pkey PRIMARY KEY (v);
 
 ALTER TABLE ONLY public.checkpoint_writes
     ADD CONSTRAINT checkpoint_writes_pkey PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx);
