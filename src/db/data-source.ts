@@ -19,7 +19,7 @@ export function createDataSource(pool: pg.Pool): DataSource {
       return pool;
     },
   };
-  return new DataSource({
+  const dataSource = new DataSource({
     type: "postgres",
     driver: sharedPoolDriver,
     entities: ENTITIES,
@@ -29,4 +29,15 @@ export function createDataSource(pool: pg.Pool): DataSource {
     synchronize: false,
     logging: false,
   });
+  POOLS.set(dataSource, pool);
+  return dataSource;
+}
+
+/** The pool each DataSource was created on, for statements TypeORM cannot run (db/prepared-statement.ts). */
+const POOLS = new WeakMap<DataSource, pg.Pool>();
+
+export function poolOfDataSource(dataSource: DataSource): pg.Pool {
+  const pool = POOLS.get(dataSource);
+  if (!pool) throw new Error("This DataSource was not created by createDataSource()");
+  return pool;
 }

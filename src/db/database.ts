@@ -48,7 +48,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
   const { pool, kind, closePool } = await openPool(options);
   pool.on("error", (error) => log.warn({ err: error }, "idle database connection failed"));
-  const ownBackends = trackBackendPids(pool);
+  const ownBackends = trackBackendPids(pool, log);
   const dataSource = createDataSource(pool);
   try {
     await dataSource.initialize();
@@ -86,17 +86,28 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   };
 }
 
-/** The backend pids of the pool's connections, kept current as connections come and go. */
-function trackBackendPids(pool: pg.Pool): Set<number> {
+/**
+ * The backend pids of the pool's connections, kept current as connections come and go. Each new
+ * connection asks for its pid first (pg queues the connection's own statements behind it, so the
+ * pid is known before it can send a NOTIFY).
+ */
+function trackBackendPids(pool: pg.Pool, log: Logger): Set<number> {
   const pids = new Set<number>();
-  const pidOf = (client: pg.PoolClient) => (client as pg.PoolClient & { processID?: number }).processID;
+  const pidOf = new WeakMap<pg.PoolClient, number>();
   pool.on("connect", (client) => {
-    const pid = pidOf(client);
-    if (pid) pids.add(pid);
+    client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid").then(
+      ({ rows: [row] }) => {
+        if (!row) return;
+        pidOf.set(client, row.pid);
+        pids.add(row.pid);
+      },
+      // The connection failed at once; its own statements report that.
+      (error: unknown) => log.debug({ err: error }, "could not read a connection's backend pid"),
+    );
   });
   pool.on("remove", (client) => {
-    const pid = pidOf(client);
-    if (pid) pids.delete(pid);
+    const pid = pidOf.get(client);
+    if (pid !== undefined) pids.delete(pid);
   });
   return pids;
 }

@@ -1,5 +1,5 @@
-import type pg from "pg";
 import type { EntityManager } from "typeorm";
+import { poolOfDataSource } from "./data-source.js";
 
 /**
  * A statement PostgreSQL parses once per connection, then only binds and executes.
@@ -33,11 +33,7 @@ export async function queryPrepared<Row>(
   values: unknown[],
 ): Promise<Row[]> {
   if (manager.queryRunner) return manager.query(statement.text, values);
-  const result = await poolOf(manager).query({ name: statement.name, text: statement.text, values });
+  // TypeORM has no named statements; they run on the pool it was created on (data-source.ts).
+  const result = await poolOfDataSource(manager.connection).query({ name: statement.name, text: statement.text, values });
   return result.rows as Row[];
-}
-
-/** TypeORM's postgres driver keeps the pool it was given (data-source.ts hands it ours) as `master`. */
-function poolOf(manager: EntityManager): pg.Pool {
-  return (manager.connection.driver as unknown as { master: pg.Pool }).master;
 }
