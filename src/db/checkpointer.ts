@@ -55,7 +55,7 @@ function runIdOf(config: RunnableConfig): string | undefined {
 /**
  * Hangar's checkpointer: LangGraph's public BaseCheckpointSaver contract (getTuple, list, put,
  * putWrites, deleteThread; checked by @langchain/langgraph-checkpoint-validation) on the checkpoint
- * tables Hangar's migrations own (migrations/1763760060000-adopt-checkpoint-tables.ts), with
+ * tables Hangar's migrations own (migrations/1763760070000-adopt-checkpoint-tables.ts), with
  * values serialized by the public `serde` (db/checkpoint-serde.ts).
  *
  * Writes go through a group commit (db/group-commit.ts): the puts and putWrites of every run in

@@ -56,14 +56,14 @@ it("keeps the threads an earlier Hangar wrote through @langchain/langgraph-check
   // The database as the previous version left it: the package's tables (and its migrations table)
   // holding two threads, one finished after two runs, one waiting at an interrupt.
   await client.query("DROP TABLE checkpoints, checkpoint_blobs, checkpoint_writes");
-  await client.query("DELETE FROM hangar_migrations WHERE name = 'AdoptCheckpointTables1763760060000'");
+  await client.query("DELETE FROM hangar_migrations WHERE name = 'AdoptCheckpointTables1763760070000'");
   await client.query(fs.readFileSync(fixture, "utf8"));
   const count = async () => (await client.query("SELECT (SELECT count(*) FROM checkpoints) + (SELECT count(*) FROM checkpoint_blobs) + (SELECT count(*) FROM checkpoint_writes) AS n")).rows[0].n;
   const rowsBefore = await count();
   expect(Number(rowsBefore)).toBeGreaterThan(80);
 
   const applied = await migrateOnly(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: "silent" }), createLogger("silent"));
-  expect(applied).toEqual(["AdoptCheckpointTables1763760060000"]);
+  expect(applied).toEqual(["AdoptCheckpointTables1763760070000"]);
   expect(await count()).toBe(rowsBefore);
   expect((await client.query("SELECT to_regclass('checkpoint_migrations') AS t")).rows[0].t).toBeNull();
 

@@ -17,8 +17,8 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  *   and so sort first by task id, as they did.
  * - `checkpoint_migrations` goes: nothing reads it any more.
  */
-export class AdoptCheckpointTables1763760060000 implements MigrationInterface {
-  name = "AdoptCheckpointTables1763760060000";
+export class AdoptCheckpointTables1763760070000 implements MigrationInterface {
+  name = "AdoptCheckpointTables1763760070000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
