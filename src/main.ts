@@ -22,7 +22,6 @@ import { RunEventBus } from "./streaming/run-event-bus.js";
 import { RunEventStore } from "./streaming/run-event-store.js";
 import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
-import { attachRedisFanout } from "./streaming/redis-fanout.js";
 import { TraceRecorder } from "./tracing/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
@@ -147,6 +146,8 @@ async function startRunStreaming(
     releasers.push(() => listener.close());
   }
   if (config.redisUrl) {
+    // Loaded only when configured: the Redis client is not needed otherwise.
+    const { attachRedisFanout } = await import("./streaming/redis-fanout.js");
     const fanout = await attachRedisFanout(streaming.bus, config.redisUrl, log);
     releasers.push(() => fanout.close());
   }

@@ -175,6 +175,9 @@ function createGraphRegistry(
         const typed = runtimeTypedSchemas(graph);
         return !typed.state || !typed.context;
       });
+      // Graphs whose state and context schemas are all typed at runtime (zod) need no compiler:
+      // the TypeScript compiler in a worker thread would cost seconds of CPU and ~35 MB of RSS.
+      if (needed.length === 0) return new Map();
       const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
       try {
         const results = await extractStaticSchemasInWorker(requests);
