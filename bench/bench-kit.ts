@@ -110,6 +110,11 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** How long start-up may take before /ok answers (default 120 s). */
   startTimeoutMs?: number;
+  /**
+   * "source" (default): `node --import tsx src/cli.ts`; "built": `node dist/src/cli.js`, as
+   * `npm start` runs it (dist must be current: see scripts/build.ts).
+   */
+  entry?: "source" | "built";
 }
 
 export interface ServerProcess {
@@ -121,6 +126,8 @@ export interface ServerProcess {
   rssMb(): number | null;
   /** Peak resident set size (VmHWM) in MiB. */
   peakRssMb(): number | null;
+  /** Summed VmRSS of the server's child processes (e.g. an esbuild service), MiB. */
+  childrenRssMb(): number;
   /** User + system CPU time consumed so far, ms. */
   cpuMs(): number;
   /** SIGTERM (graceful: drains the worker, flushes the CPU profile), SIGKILL after 20 s. */
@@ -159,6 +166,19 @@ function readProcCpuMs(pid: number): number {
   }
 }
 
+/** Direct children of a process, from every one of its threads' children list. */
+function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/))
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
 function tail(file: string, lines = 30): string {
   try {
     return fs.readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
@@ -173,21 +193,21 @@ function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * `node --import tsx src/cli.ts serve --config <json>` with DATABASE_URL and PORT set. Inherits
+ * `node --import tsx src/cli.ts serve --config <json>` (or the built dist/src/cli.js) with DATABASE_URL and PORT set. Inherits
  * the environment, so HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE etc. reach the server.
  */
 export async function startServerProcess(options: ServerOptions): Promise<ServerProcess> {
   const port = await freePort();
   fs.mkdirSync(path.dirname(options.logPath), { recursive: true });
   const logFd = fs.openSync(options.logPath, "a");
-  const nodeArgs = ["--import", "tsx"];
+  const nodeArgs = options.entry === "built" ? [] : ["--import", "tsx"];
   if (options.cpuProfDir) {
     fs.mkdirSync(options.cpuProfDir, { recursive: true });
     nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfDir);
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
+    [...nodeArgs, options.entry === "built" ? "dist/src/cli.js" : "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
       env: {
@@ -244,6 +264,10 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
     peakRssMb: () => {
       const kb = readProcStatusKb(pid, "VmHWM");
       return kb === null ? null : Math.round(kb / 102.4) / 10;
+    },
+    childrenRssMb: () => {
+      const kb = childPids(pid).reduce((sum, child) => sum + (readProcStatusKb(child, "VmRSS") ?? 0), 0);
+      return Math.round(kb / 102.4) / 10;
     },
     cpuMs: () => readProcCpuMs(pid),
     async stop() {
