@@ -82,7 +82,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
-    // Compiling the deployment's types takes seconds (in a worker thread): started now, the
+    // Compiling the deployment's types takes seconds (in a child process): started now, the
     // schemas are usually ready before anyone asks for them.
     if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
