@@ -18,7 +18,7 @@ import { acquireDirectoryLock } from "./embedded-lock.js";
  */
 const EMBEDDED_SETTINGS = { shared_buffers: "16MB", maintenance_work_mem: "16MB" };
 
-export const EMBEDDED_START_PARAMS: readonly string[] = [
+const EMBEDDED_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
   ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
 ];
