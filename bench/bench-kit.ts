@@ -130,6 +130,8 @@ export interface ServerProcess {
   childrenRssMb(): number;
   /** User + system CPU time consumed so far, ms. */
   cpuMs(): number;
+  /** CPU time of the server's child processes that have exited and been waited for (cutime + cstime), ms. */
+  exitedChildrenCpuMs(): number;
   /** SIGTERM (graceful: drains the worker, flushes the CPU profile), SIGKILL after 20 s. */
   stop(): Promise<void>;
 }
@@ -155,12 +157,14 @@ function readProcStatusKb(pid: number, field: string): number | null {
   }
 }
 
-function readProcCpuMs(pid: number): number {
+function readProcCpuMs(pid: number, of: "self" | "exited children" = "self"): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces) start at field 3; utime, stime are 14, 15.
+    // Fields after the command name (which may hold spaces) start at field 3; utime, stime are
+    // 14, 15, and cutime, cstime (children waited for) 16, 17.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const first = of === "self" ? 11 : 13;
+    return ((Number(fields[first]) + Number(fields[first + 1])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return Number.NaN;
   }
@@ -270,6 +274,7 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
       return Math.round(kb / 102.4) / 10;
     },
     cpuMs: () => readProcCpuMs(pid),
+    exitedChildrenCpuMs: () => readProcCpuMs(pid, "exited children"),
     async stop() {
       if (exited) return;
       child.kill("SIGTERM");
