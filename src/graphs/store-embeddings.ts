@@ -34,7 +34,7 @@ async function createProviderEmbeddings(embed: string, dims: number, env: NodeJS
       `store.index.embed "${embed}": expected ${PROVIDERS.map((name) => `"${name}:<model>"`).join(", ")} or a module path such as "./embed.ts:embed"`,
     );
   }
-  // The provider SDK is loaded only when a deployment names it (~40 MB otherwise idle in memory).
+  // The provider SDK (~230 modules) is loaded only when a deployment names it, not at every start.
   const { OpenAIEmbeddings } = await import("@langchain/openai");
   return new OpenAIEmbeddings({
     model,

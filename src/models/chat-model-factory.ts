@@ -42,7 +42,8 @@ export function chooseChatModel({ modelName, env = process.env }: CreateChatMode
 /**
  * Constructs (never calls) the chat model chosen by {@link chooseChatModel}. Each provider's SDK
  * is imported on first use, not when a graph imports this module: a server whose graphs use one
- * provider, or only the offline model, does not hold the others in memory (~40 MB each).
+ * provider, or only the offline model, does not load the others (the OpenAI SDK alone is ~230
+ * modules) at start-up.
  */
 export async function createChatModel(options: CreateChatModelOptions = {}): Promise<BaseChatModel> {
   const env = options.env ?? process.env;

@@ -13,7 +13,7 @@ type Answer = { ok: true; schemas: StaticDeploymentGraph[] } | { ok: false; mess
  * Runs extractStaticSchemas (one batch: one compilation) in a child process (static-schema-child),
  * so the seconds the TypeScript compiler takes never block the server, and the memory it needs
  * (hundreds of MB at its peak) is all returned when the child exits: a worker thread's heap,
- * freed inside this process, left ~35 MB of RSS behind for good (measured). Rejects on a
+ * freed inside this process, left ~30 MB of RSS behind for good (measured). Rejects on a
  * failure or timeout.
  */
 export function extractStaticSchemasInChild(
