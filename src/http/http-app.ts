@@ -4,6 +4,7 @@ import { authenticateCaller, type RequestAuthentication } from "../auth/authenti
 import { PayloadTooLargeError } from "../domain/errors.js";
 import type { HangarRuntime } from "../runtime.js";
 import { mountRestApi } from "../rest/app.js";
+import { mountMcp } from "../mcp/mcp-endpoint.js";
 import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
@@ -18,7 +19,8 @@ import { serverInfo } from "./server-info.js";
  * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
  * /ok, /info and the web console's static files (always open: the console asks for the key or
  * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
- * body-size check for everything else; GraphQL at /graphql and the LangGraph-compatible REST API.
+ * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
+ * LangGraph-compatible REST API.
  */
 export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
@@ -49,6 +51,8 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
     return graphql.fetch(request, { actor: c.get("actor"), log: c.get("log") });
   });
 
+  // Agent protocols before the REST API, whose notFound handler answers everything unmatched.
+  mountMcp(app, runtime);
   mountRestApi(app, runtime);
   return app;
 }

@@ -115,6 +115,19 @@ export class RunSignals {
     return this.on("crons-changed", listener);
   }
 
+  /**
+   * An assistant was created, changed or deleted in this process: MCP sessions tell their clients
+   * the tool list changed. In-process only (no NOTIFY yet): a session on another process hears
+   * of changes made through its own process only.
+   */
+  assistantsChanged(): void {
+    this.emitter.emit("assistants-changed");
+  }
+
+  onAssistantsChanged(listener: () => void): () => void {
+    return this.on("assistants-changed", listener);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);

@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Hono } from "hono";
+import { coerceError } from "../domain/errors.js";
+import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
+import type { HttpEnv } from "../http/http-env.js";
+import type { Logger } from "../logger.js";
+import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
+import type { HangarRuntime } from "../runtime.js";
+import type { Actor } from "../services/service-context.js";
+import { createToolServer, type McpCaller } from "./mcp-tools.js";
+
+/** A session nobody used for this long is closed (its client starts a new one). */
+const SESSION_IDLE_MS = 30 * 60_000;
+const SWEEP_EVERY_MS = 60_000;
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  /** Who opened it: requests of anyone else naming this session are answered as if it did not exist. */
+  owner: string;
+  lastSeen: number;
+  stopListening: () => void;
+}
+
+/**
+ * MCP over streamable HTTP at /mcp (the SDK's transport does the protocol: JSON-RPC parsing and
+ * errors, version negotiation, SSE). Sessions live in this process's memory, so a deployment
+ * with several API processes needs sticky sessions (by the Mcp-Session-Id header). Every request
+ * has passed Hangar's authentication middleware; its actor is handed to the tool handlers.
+ */
+export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
+  if (isProtocolDisabled(runtime.deployment, "mcp")) return;
+  const exposed = exposedAssistants(runtime.deployment, "mcp", runtime.graphs.names());
+  const runHeaders = configurableHeadersPolicy(runtime.deployment);
+  const sessions = new Map<string, Session>();
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - SESSION_IDLE_MS;
+    for (const [id, session] of sessions) if (session.lastSeen < cutoff) void closeSession(id, session);
+  }, SWEEP_EVERY_MS);
+  sweep.unref();
+
+  const closeSession = async (id: string, session: Session) => {
+    sessions.delete(id);
+    session.stopListening();
+    await session.server.close().catch((error: unknown) => runtime.log.warn({ err: coerceError(error) }, "could not close an MCP session"));
+  };
+
+  const openSession = async (owner: string, log: Logger): Promise<Session> => {
+    const server = createToolServer(runtime, exposed);
+    const session: Session = {
+      server,
+      owner,
+      lastSeen: Date.now(),
+      stopListening: () => undefined,
+      transport: new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        maxRequestBodySize: runtime.config.maxBodyBytes,
+        onsessioninitialized: (id) => {
+          sessions.set(id, session);
+          // Tool lists follow the assistants: created, updated, re-versioned or deleted.
+          session.stopListening = runtime.streaming.signals.onAssistantsChanged(() => {
+            void server.sendToolListChanged().catch((error: unknown) => log.warn({ err: coerceError(error) }, "could not send tools/list_changed"));
+          });
+        },
+        onsessionclosed: (id) => void closeSession(id, session),
+      }),
+    };
+    await server.connect(session.transport);
+    return session;
+  };
+
+  app.all("/mcp", async (c) => {
+    const actor = c.get("actor");
+    const caller: McpCaller = { actor, log: c.get("log"), runHeaders: runHeaders(c.req.raw.headers) };
+    const authInfo = { token: "", clientId: ownerOf(actor), scopes: [], extra: { caller } };
+    const sessionId = c.req.header("mcp-session-id");
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session || session.owner !== ownerOf(actor)) return sessionNotFound();
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(c.req.raw, { authInfo });
+    }
+    // No session yet: only an initialize request opens one; the transport answers anything else
+    // with its error, and the unused session is dropped.
+    const session = await openSession(ownerOf(actor), caller.log);
+    const response = await session.transport.handleRequest(c.req.raw, { authInfo });
+    if (session.transport.sessionId === undefined) await session.server.close();
+    return response;
+  });
+}
+
+/** The identity a session belongs to: the user (custom auth), or the kind of caller. */
+function ownerOf(actor: Actor): string {
+  return actor.kind === "user" ? `user:${actor.user?.identity ?? ""}` : actor.kind;
+}
+
+/** As the MCP spec asks for an unknown or expired session: 404, so the client re-initializes. */
+function sessionNotFound(): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }, { status: 404 });
+}

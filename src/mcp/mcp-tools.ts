@@ -1,0 +1,165 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
+import { AppError } from "../domain/errors.js";
+import type { RunStreamEvent } from "../domain/run-event.js";
+import type { Logger } from "../logger.js";
+import { createServiceContext, type HangarRuntime } from "../runtime.js";
+import {
+  agentCallsService,
+  lastAiMessageText,
+  type CallableAssistant,
+  type ExposedAssistants,
+} from "../services/agent-calls.service.js";
+import type { Actor } from "../services/service-context.js";
+import { HANGAR_VERSION } from "../version.js";
+
+/** Who sent the MCP request being handled: set per HTTP request (authInfo.extra). */
+export interface McpCaller {
+  actor: Actor;
+  log: Logger;
+  /** Request headers for the run's `config.configurable` (http.configurable_headers). */
+  runHeaders: Record<string, string>;
+}
+
+// Names clients accept everywhere: MCP's charset, and the 64 characters some clients cap at.
+const MAX_TOOL_NAME = 64;
+
+interface NamedTool {
+  name: string;
+  callable: CallableAssistant;
+}
+
+/**
+ * Tool names from assistant names, made unique: the first assistant (oldest) keeps the plain
+ * name, later ones with the same name get their id's first 8 characters appended.
+ */
+export function nameTools(callables: CallableAssistant[]): NamedTool[] {
+  const taken = new Set<string>();
+  return callables.map((callable) => {
+    const base = callable.assistant.name.replace(/[^A-Za-z0-9_.-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, MAX_TOOL_NAME) || "assistant";
+    let name = base;
+    if (taken.has(name)) name = `${base.slice(0, MAX_TOOL_NAME - 9)}_${callable.assistant.assistantId.slice(0, 8)}`;
+    taken.add(name);
+    return { name, callable };
+  });
+}
+
+/** MCP wants an object schema; `$schema` is dropped so any draft the graph declares validates. */
+function toolInputSchema(schema: Record<string, unknown> | null): Tool["inputSchema"] {
+  const { $schema: _dialect, ...rest } = schema ?? {};
+  return { ...rest, type: "object" } as Tool["inputSchema"];
+}
+
+function toTool({ name, callable }: NamedTool): Tool {
+  const { assistant } = callable;
+  return {
+    name,
+    title: assistant.name,
+    description: assistant.description ?? `Runs the Hangar assistant "${assistant.name}" (graph ${assistant.graphId}) and returns its output.`,
+    inputSchema: toolInputSchema(callable.inputSchema),
+    _meta: { "hangar/assistant_id": assistant.assistantId, "hangar/graph_id": assistant.graphId },
+  };
+}
+
+/**
+ * One MCP session's server: every assistant the caller may read (and the deployment exposes) is
+ * a tool; a call is a stateless run. The caller is read from each request, so a session is
+ * authorized request by request like the REST API.
+ */
+export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssistants | null): Server {
+  const server = new Server({ name: "hangar", version: HANGAR_VERSION }, { capabilities: { tools: { listChanged: true } } });
+  const validator = new AjvJsonSchemaValidator();
+
+  const contextOf = (caller: McpCaller) => createServiceContext(runtime, caller.actor, caller.log);
+  const toolsFor = async (caller: McpCaller) => nameTools(await agentCallsService.listCallable(contextOf(caller), exposed));
+
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    const tools = await withServiceErrors(() => toolsFor(callerOf(extra.authInfo?.extra)));
+    return { tools: tools.map(toTool) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const caller = callerOf(extra.authInfo?.extra);
+    const { name, arguments: args = {} } = request.params;
+    const tools = await withServiceErrors(() => toolsFor(caller));
+    const tool = tools.find((candidate) => candidate.name === name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools: ${tools.map((t) => t.name).join(", ") || "(none)"}`);
+    }
+    const check = validator.getValidator(toolInputSchema(tool.callable.inputSchema) as JsonSchemaType)(args);
+    if (!check.valid) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool '${name}': ${check.errorMessage}`);
+
+    const progressToken = request.params._meta?.progressToken;
+    let steps = 0;
+    const onEvent = (event: RunStreamEvent) => {
+      if (progressToken === undefined || event.event !== "updates") return;
+      steps += 1;
+      const nodes = Object.keys(safeParse(event.data) ?? {}).join(", ");
+      void extra
+        .sendNotification({ method: "notifications/progress", params: { progressToken, progress: steps, message: `step ${steps}: ${nodes || "update"}` } })
+        .catch((error: unknown) => caller.log.warn({ err: error }, "could not send an MCP progress notification"));
+    };
+    const result = await withServiceErrors(() =>
+      agentCallsService.callStateless(
+        contextOf(caller),
+        { assistantId: tool.callable.assistant.assistantId, input: args, headers: caller.runHeaders, metadata: { source: "mcp" } },
+        { signal: extra.signal, onEvent },
+      ),
+    );
+    return toolResult(result.run.runId, result.run.status, result.values, result.error);
+  });
+
+  return server;
+}
+
+/** A run's end as a tool result: a failed or cancelled run is a tool error (isError), as MCP asks. */
+function toolResult(runId: string, status: string, values: Record<string, unknown>, error: { error?: string; message?: string } | null): CallToolResult {
+  if (error !== null || status !== "success") {
+    const cause = error ? `${error.error ?? "Error"}: ${error.message ?? ""}` : `the run ended ${status}`;
+    return { isError: true, content: [{ type: "text", text: `Run ${runId} failed: ${cause}` }], _meta: { "hangar/run_id": runId } };
+  }
+  const reply = lastAiMessageText(values);
+  return {
+    content: [{ type: "text", text: reply ?? JSON.stringify(values) }],
+    structuredContent: values,
+    _meta: { "hangar/run_id": runId },
+  };
+}
+
+function callerOf(extra: Record<string, unknown> | undefined): McpCaller {
+  const caller = extra?.caller as McpCaller | undefined;
+  // Every request reaches the server through the /mcp route, which always sets the caller.
+  if (!caller) throw new McpError(ErrorCode.InternalError, "MCP request without an authenticated caller");
+  return caller;
+}
+
+/**
+ * Service refusals become JSON-RPC errors naming the cause: bad input is InvalidParams, any other
+ * expected refusal (not found, forbidden, busy) is InvalidRequest; the rest is an internal error.
+ */
+async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "UNAVAILABLE") throw error;
+    throw new McpError(error.code === "INVALID_INPUT" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest, error.message);
+  }
+}
+
+function safeParse(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
