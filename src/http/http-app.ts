@@ -5,6 +5,7 @@ import { PayloadTooLargeError } from "../domain/errors.js";
 import type { HangarRuntime } from "../runtime.js";
 import { mountRestApi } from "../rest/app.js";
 import { mountMcp } from "../mcp/mcp-endpoint.js";
+import { mountA2a } from "../a2a/a2a-endpoint.js";
 import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
@@ -53,6 +54,7 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
 
   // Agent protocols before the REST API, whose notFound handler answers everything unmatched.
   mountMcp(app, runtime);
+  mountA2a(app, runtime);
   mountRestApi(app, runtime);
   return app;
 }

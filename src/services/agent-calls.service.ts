@@ -129,6 +129,8 @@ export const agentCallsService = {
 
   /** Reads a run's stream (stored events, then live ones) to its end. */
   readToEnd,
+
+  followRun,
 };
 
 async function readToEnd(
@@ -136,7 +138,19 @@ async function readToEnd(
   run: Run,
   options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
 ): Promise<AgentCallResult> {
-  const { signal, onEvent } = options;
+  const events = followRun(ctx, run, options.signal);
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    options.onEvent?.(next.value);
+  }
+}
+
+/**
+ * A run's `values` and `updates` events as they come (stored ones first), returning how it ended.
+ * Aborting `signal` cancels the run: its caller is gone.
+ */
+async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): AsyncGenerator<RunStreamEvent, AgentCallResult, undefined> {
   const cancel = () =>
     void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch((error: unknown) => {
       ctx.log.error({ err: coerceError(error), runId: run.runId }, "could not cancel a run whose caller went away; it runs on");
@@ -148,7 +162,7 @@ async function readToEnd(
     for await (const event of runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: ["values", "updates"], signal })) {
       if (event.event === "values") values = JSON.parse(event.data) as RunResult;
       else if (event.event === "error") error = JSON.parse(event.data) as AgentCallResult["error"];
-      onEvent?.(event);
+      yield event;
     }
   } finally {
     signal?.removeEventListener("abort", cancel);

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // The official MCP client against /mcp of the fixture deployment (agent, echo, slow, ...), with an
@@ -47,13 +47,12 @@ describe("MCP tools", () => {
     expect(text).toMatch(/hello there/);
     const runId = result._meta?.["hangar/run_id"] as string;
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
-    // An ordinary run: traced and visible like any REST run (its temporary thread is gone).
-    const traced = await server.request(`/tracing/runs/query`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ filter: { run_id: runId } }),
+    // An ordinary run: traced like any REST run, with the graph run as the trace's root.
+    await vi.waitFor(async () => {
+      const root = await server.request(`/tracing/runs/${runId}`);
+      expect(root.status).toBe(200);
+      expect((await root.json()).extra.metadata).toMatchObject({ run_id: runId, graph_id: "agent" });
     });
-    expect(traced.status).toBeLessThan(500);
     const values = result.structuredContent as { messages: Array<{ type: string; content: string }> };
     expect(values.messages.at(-1)?.type).toBe("ai");
   });
