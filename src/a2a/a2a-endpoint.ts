@@ -48,8 +48,15 @@ export function mountA2a(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   };
   routes.get("/:assistant_id/.well-known/agent-card.json", serveCard);
   routes.get("/:assistant_id/.well-known/agent.json", serveCard);
+  // The SDK resolves the card path against the agent URL, so ".../a2a/{id}" without a trailing
+  // slash loses the id: say so instead of a bare 404.
+  routes.get("/.well-known/:card{agent(-card)?\\.json}", () => {
+    throw new NotFoundError(
+      "Agent cards are per assistant: /a2a/{assistant_id}/.well-known/agent-card.json. With @a2a-js/sdk, pass the agent URL with a trailing slash: createFromUrl('<server>/a2a/{assistant_id}/')",
+    );
+  });
 
-  routes.post("/:assistant_id", async (c) => {
+  const serveRpc = async (c: Context<HttpEnv>) => {
     const { ctx, assistant, card } = await agentOf(c);
     const version = versionOf(c);
     const text = new TextDecoder().decode(await readBoundedBody(c.req.raw, runtime.config.maxBodyBytes));
@@ -62,7 +69,10 @@ export function mountA2a(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
     const answer = await transport.handle(checked.request, context);
     if (!isAsyncIterable(answer)) return c.json(answer);
     return streamAnswer(answer, checked.id, mapError);
-  });
+  };
+  // With or without a trailing slash: clients given ".../a2a/{id}/" post there.
+  routes.post("/:assistant_id", serveRpc);
+  routes.post("/:assistant_id/", serveRpc);
 
   app.route("/a2a", routes);
 }
