@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
 import { coerceError } from "../domain/errors.js";
 import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
+import { readBoundedBody } from "../http/bounded-body.js";
 import type { HttpEnv } from "../http/http-env.js";
 import type { Logger } from "../logger.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
@@ -75,21 +77,60 @@ export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   app.all("/mcp", async (c) => {
     const actor = c.get("actor");
     const caller: McpCaller = { actor, log: c.get("log"), runHeaders: runHeaders(c.req.raw.headers) };
-    const authInfo = { token: "", clientId: ownerOf(actor), scopes: [], extra: { caller } };
+    const options = { authInfo: { token: "", clientId: ownerOf(actor), scopes: [], extra: { caller } }, parsedBody: undefined as unknown };
+    if (c.req.method === "POST") {
+      const parsed = parseMessages(new TextDecoder().decode(await readBoundedBody(c.req.raw, runtime.config.maxBodyBytes)));
+      if (parsed instanceof Response) return parsed;
+      options.parsedBody = parsed;
+    }
     const sessionId = c.req.header("mcp-session-id");
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
       if (!session || session.owner !== ownerOf(actor)) return sessionNotFound();
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(c.req.raw, { authInfo });
+      return session.transport.handleRequest(c.req.raw, options);
     }
     // No session yet: only an initialize request opens one; the transport answers anything else
     // with its error, and the unused session is dropped.
     const session = await openSession(ownerOf(actor), caller.log);
-    const response = await session.transport.handleRequest(c.req.raw, { authInfo });
+    const response = await session.transport.handleRequest(c.req.raw, options);
     if (session.transport.sessionId === undefined) await session.server.close();
     return response;
   });
+}
+
+function rpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status });
+}
+
+/**
+ * A POST body, checked before the transport sees it so each mistake gets the JSON-RPC code the
+ * spec gives it: not JSON → -32700; JSON that is no JSON-RPC message → -32600 naming what is
+ * wrong (the transport reports both as parse errors).
+ */
+function parseMessages(text: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return rpcError(400, -32700, `Parse error: the body is not valid JSON (${(error as Error).message})`);
+  }
+  const messages = Array.isArray(body) ? body : [body];
+  for (const message of messages) {
+    if (JSONRPCMessageSchema.safeParse(message).success) continue;
+    return rpcError(400, -32600, `Invalid Request: ${whyNotJsonRpc(message)}`);
+  }
+  return body;
+}
+
+function whyNotJsonRpc(message: unknown): string {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return "a JSON-RPC 2.0 message must be an object";
+  const fields = message as Record<string, unknown>;
+  if (fields.jsonrpc !== "2.0") return `"jsonrpc" must be "2.0"`;
+  if ("id" in fields && typeof fields.id !== "string" && typeof fields.id !== "number") return `"id" must be a string or a number`;
+  if (!("method" in fields) && !("result" in fields) && !("error" in fields)) return `a message needs a "method" (request, notification), or a "result" or "error" (response)`;
+  if ("method" in fields && typeof fields.method !== "string") return `"method" must be a string`;
+  return "not a JSON-RPC 2.0 request, notification or response";
 }
 
 /** The identity a session belongs to: the user (custom auth), or the kind of caller. */

@@ -9,6 +9,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
+import { z } from "zod";
 import { AppError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Logger } from "../logger.js";
@@ -87,7 +88,10 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
     return { tools: tools.map(toTool) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  // Registered with a loose schema so that the SDK's own tools/call check answers malformed params
+  // with InvalidParams naming the field (a strict schema here fails earlier, as an internal error).
+  server.setRequestHandler(LooseCallToolRequest, async (loose, extra): Promise<CallToolResult> => {
+    const request = CallToolRequestSchema.parse(loose);
     const caller = callerOf(extra.authInfo?.extra);
     const { name, arguments: args = {} } = request.params;
     const tools = await withServiceErrors(() => toolsFor(caller));
@@ -95,8 +99,11 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools: ${tools.map((t) => t.name).join(", ") || "(none)"}`);
     }
-    const check = validator.getValidator(toolInputSchema(tool.callable.inputSchema) as JsonSchemaType)(args);
-    if (!check.valid) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool '${name}': ${check.errorMessage}`);
+    const schema = toolInputSchema(tool.callable.inputSchema);
+    const check = validator.getValidator(schema as JsonSchemaType)(args);
+    if (!check.valid) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for tool '${name}': ${check.errorMessage}${unknownKeysOf(schema, args)}`);
+    }
 
     const progressToken = request.params._meta?.progressToken;
     let steps = 0;
@@ -133,6 +140,16 @@ function toolResult(runId: string, status: string, values: Record<string, unknow
     structuredContent: values,
     _meta: { "hangar/run_id": runId },
   };
+}
+
+const LooseCallToolRequest = z.looseObject({ method: z.literal("tools/call"), params: z.unknown().optional() });
+
+/** Ajv's additionalProperties message names no property: name the unknown ones, and the known. */
+function unknownKeysOf(schema: Tool["inputSchema"], args: Record<string, unknown>): string {
+  if ((schema as { additionalProperties?: unknown }).additionalProperties !== false) return "";
+  const known = Object.keys(schema.properties ?? {});
+  const unknown = Object.keys(args).filter((key) => !known.includes(key));
+  return unknown.length > 0 ? ` (unknown: ${unknown.join(", ")}; expected: ${known.join(", ") || "none"})` : "";
 }
 
 function callerOf(extra: Record<string, unknown> | undefined): McpCaller {
