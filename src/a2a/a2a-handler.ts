@@ -114,13 +114,21 @@ export class RunsA2AHandler implements A2ARequestHandler {
       throw new UnsupportedOperationError(`Task ${run.runId} cannot take more messages; send the next message with contextId '${message.contextId || run.threadId}' and no taskId`);
     }
     const contextId = message.contextId || randomUUID();
-    return agentCallsService.startInConversation(this.ctx, {
-      assistantId: this.assistant.assistantId,
-      contextId,
-      input,
-      headers: this.runHeaders,
-      metadata: { source: "a2a", [CONTEXT_KEY]: contextId, [MESSAGE_KEY]: message.messageId || randomUUID() },
-    });
+    try {
+      return await agentCallsService.startInConversation(this.ctx, {
+        assistantId: this.assistant.assistantId,
+        contextId,
+        input,
+        headers: this.runHeaders,
+        metadata: { source: "a2a", [CONTEXT_KEY]: contextId, [MESSAGE_KEY]: message.messageId || randomUUID() },
+      });
+    } catch (error) {
+      // The context's thread exists but is not the caller's (custom auth): a bad contextId.
+      if (error instanceof AppError && error.code === "NOT_FOUND") {
+        throw new RequestMalformedError(`contextId '${contextId}' names a conversation this caller cannot see (${error.message})`);
+      }
+      throw error;
+    }
   }
 
   private async *followRun(run: Run): AsyncGenerator<StreamResponse, void, undefined> {
