@@ -136,8 +136,14 @@ describe("A2A agent", () => {
   it("speaks A2A 0.3 too (message/send, message/stream, tasks/get, tasks/cancel) with the SDK's 0.3 transport", async () => {
     const card = await (await clientFor("echo")).getAgentCard();
     const client = new Client(new LegacyJsonRpcTransport({ endpoint: agentUrl("echo"), fetchImpl: withKey }), card);
-    const task = (await client.sendMessage(send(userMessage("old dialect")))) as Task;
+    // A contextId that is no UUID names a thread of its own, the same one each time.
+    const task = (await client.sendMessage(send(userMessage("old dialect", "chat-1")))) as Task;
     expect(textOf(task.status?.message)).toBe("echo: old dialect");
+    expect(task.contextId).toBe("chat-1");
+    const again = (await client.sendMessage(send(userMessage("again", "chat-1")))) as Task;
+    expect(again.metadata?.thread_id).toBe(task.metadata?.thread_id);
+    const state = await server.client.threads.getState<{ messages: Array<{ content: string }> }>(task.metadata?.thread_id as string);
+    expect(state.values.messages.map((message) => message.content)).toEqual(["old dialect", "echo: old dialect", "again", "echo: again"]);
     expect((await client.getTask({ tenant: "", id: task.id })).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     const streamed: StreamResponse[] = [];
     for await (const event of client.sendMessageStream(send(userMessage("old stream")))) streamed.push(event);
