@@ -23,7 +23,12 @@ import { serverInfo } from "./server-info.js";
  * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
  * LangGraph-compatible REST API.
  */
-export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
+export function createHttpApp(
+  runtime: HangarRuntime,
+  graphql: GraphqlServer,
+  /** Collects what must close before the HTTP server can (open MCP sessions hold SSE streams). */
+  beforeServerClose: Array<() => Promise<void>> = [],
+): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const { apiKeys, maxBodyBytes } = runtime.config;
   const customRoutes = runtime.customRoutes ?? null;
@@ -53,7 +58,8 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
   });
 
   // Agent protocols before the REST API, whose notFound handler answers everything unmatched.
-  mountMcp(app, runtime);
+  const mcp = mountMcp(app, runtime);
+  if (mcp) beforeServerClose.push(() => mcp.close());
   mountA2a(app, runtime);
   mountRestApi(app, runtime);
   return app;

@@ -32,8 +32,8 @@ interface Session {
  * with several API processes needs sticky sessions (by the Mcp-Session-Id header). Every request
  * has passed Hangar's authentication middleware; its actor is handed to the tool handlers.
  */
-export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
-  if (isProtocolDisabled(runtime.deployment, "mcp")) return;
+export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): { close(): Promise<void> } | null {
+  if (isProtocolDisabled(runtime.deployment, "mcp")) return null;
   const exposed = exposedAssistants(runtime.deployment, "mcp", runtime.graphs.names());
   const runHeaders = configurableHeadersPolicy(runtime.deployment);
   const sessions = new Map<string, Session>();
@@ -97,6 +97,14 @@ export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
     if (session.transport.sessionId === undefined) await session.server.close();
     return response;
   });
+
+  return {
+    /** At shutdown: ends every session (and its SSE streams, which would hold the server open). */
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions].map(([id, session]) => closeSession(id, session)));
+    },
+  };
 }
 
 function rpcError(status: number, code: number, message: string): Response {

@@ -41,6 +41,14 @@ describe("http.mcp and http.disable_a2a", () => {
     expect(rpc.status).toBe(404);
     expect((await rpc.json()).detail).toMatch(/No route for POST/);
   });
+
+  it("shuts down promptly with a session (and its notification stream) open", async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the client's GET stream is open by now
+    const started = Date.now();
+    await server.close();
+    // Without closing the sessions first, the open SSE stream held the server for 5 s.
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
 });
 
 describe("reading the keys", () => {
