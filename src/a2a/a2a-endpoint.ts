@@ -4,6 +4,7 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { JsonRpcTransportHandler, ServerCallContext } from "@a2a-js/sdk/server";
 import { Hono, type Context } from "hono";
 import { NotFoundError } from "../domain/errors.js";
+import { describeUnstorableText, findUnstorableText } from "../domain/storable-text.js";
 import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
 import { readBoundedBody } from "../http/bounded-body.js";
 import type { HttpEnv } from "../http/http-env.js";
@@ -121,6 +122,9 @@ function checkEnvelope(text: string, version: Version | null): { request: Record
   if (request.params !== undefined && (typeof request.params !== "object" || request.params === null || Array.isArray(request.params))) {
     return rpcError(id, -32602, `Invalid params: "params" must be an object`);
   }
+  // Text PostgreSQL cannot store (NUL, lone surrogates) is refused naming where, as everywhere.
+  const unstorable = findUnstorableText(request.params, "params");
+  if (unstorable) return rpcError(id, -32602, `Invalid params: ${describeUnstorableText(unstorable)}`);
   return { request, id };
 }
 

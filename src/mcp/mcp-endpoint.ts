@@ -4,6 +4,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Hono } from "hono";
 import { coerceError } from "../domain/errors.js";
+import { describeUnstorableText, findUnstorableText } from "../domain/storable-text.js";
 import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
 import { readBoundedBody } from "../http/bounded-body.js";
 import type { HttpEnv } from "../http/http-env.js";
@@ -114,7 +115,7 @@ function rpcError(status: number, code: number, message: string): Response {
 /**
  * A POST body, checked before the transport sees it so each mistake gets the JSON-RPC code the
  * spec gives it: not JSON → -32700; JSON that is no JSON-RPC message → -32600 naming what is
- * wrong (the transport reports both as parse errors).
+ * wrong (the transport reports both as parse errors); unstorable text → -32602 naming where.
  */
 function parseMessages(text: string): unknown {
   let body: unknown;
@@ -128,6 +129,9 @@ function parseMessages(text: string): unknown {
     if (JSONRPCMessageSchema.safeParse(message).success) continue;
     return rpcError(400, -32600, `Invalid Request: ${whyNotJsonRpc(message)}`);
   }
+  // Text PostgreSQL cannot store (NUL, lone surrogates) is refused naming where, as everywhere.
+  const unstorable = findUnstorableText(body, "body");
+  if (unstorable) return rpcError(400, -32602, `Invalid params: ${describeUnstorableText(unstorable)}`);
   return body;
 }
 

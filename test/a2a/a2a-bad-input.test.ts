@@ -56,6 +56,12 @@ const CASES: Array<{ name: string; version?: string; body: string; code: number;
     code: -32005,
     message: /parts\[0\] is a url \(file\) part/,
   },
+  {
+    name: "text PostgreSQL cannot store",
+    body: request("message/send", v03Message([{ kind: "text", text: "nul \u0000 here" }])),
+    code: -32602,
+    message: /params.message.parts.0.text: text contains a NUL character/,
+  },
   { name: "an unknown task", version: "1.0", body: request("GetTask", { id: randomUUID() }), code: -32001, message: /Task .* not found/ },
   { name: "an unknown task (0.3)", body: request("tasks/get", { id: "not-a-uuid" }), code: -32001, message: /not found/ },
   { name: "an unsupported A2A-Version", version: "9.9", body: request("SendMessage", v1Message([{ text: "hi" }])), code: -32009, message: /A2A-Version/ },
