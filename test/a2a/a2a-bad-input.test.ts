@@ -60,7 +60,7 @@ const CASES: Array<{ name: string; version?: string; body: string; code: number;
     name: "text PostgreSQL cannot store",
     body: request("message/send", v03Message([{ kind: "text", text: "nul \u0000 here" }])),
     code: -32602,
-    message: /params.message.parts.0.text: text contains a NUL character/,
+    message: /params\.message\.parts\[0\]\.text: text contains a NUL character/,
   },
   { name: "an unknown task", version: "1.0", body: request("GetTask", { id: randomUUID() }), code: -32001, message: /Task .* not found/ },
   { name: "an unknown task (0.3)", body: request("tasks/get", { id: "not-a-uuid" }), code: -32001, message: /not found/ },

@@ -72,7 +72,7 @@ const CASES: Array<{ name: string; body: string; code: number; message: RegExp }
     name: "text PostgreSQL cannot store",
     body: call("echo", { messages: [{ role: "user", content: "nul \u0000 here" }] }),
     code: -32602,
-    message: /body.params.arguments.messages.0.content: text contains a NUL character/,
+    message: /body\.params\.arguments\.messages\[0\]\.content: text contains a NUL character/,
   },
   { name: "tools/call without a name", body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: {} }), code: -32602, message: /Invalid tools\/call request: .*name/s },
 ];
