@@ -20,8 +20,8 @@ type JsonRpcId = string | number | null;
 
 /**
  * A2A at /a2a/{assistant_id}: the agent card at /a2a/{assistant_id}/.well-known/agent-card.json
- * (the path the @a2a-js/sdk client fetches from the agent's URL; agent.json too, for 0.2
- * clients) and JSON-RPC at /a2a/{assistant_id}. A2A 1.0 requests (A2A-Version: 1.0) and 0.3
+ * (the path the @a2a-js/sdk client fetches from the agent's URL given with a trailing slash: it
+ * resolves ".well-known/agent-card.json" against it; agent.json too, for 0.2 clients) and JSON-RPC at /a2a/{assistant_id}. A2A 1.0 requests (A2A-Version: 1.0) and 0.3
  * ones (no header, or 0.3: message/send, message/stream, tasks/get, tasks/cancel, …) are both
  * served, by the SDK's transport handlers over RunsA2AHandler. Requests were authenticated by
  * Hangar's middleware; reading the assistant is authorized like GET /assistants/{id}.
@@ -49,13 +49,6 @@ export function mountA2a(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   };
   routes.get("/:assistant_id/.well-known/agent-card.json", serveCard);
   routes.get("/:assistant_id/.well-known/agent.json", serveCard);
-  // The SDK resolves the card path against the agent URL, so ".../a2a/{id}" without a trailing
-  // slash loses the id: say so instead of a bare 404.
-  routes.get("/.well-known/:card{agent(-card)?\\.json}", () => {
-    throw new NotFoundError(
-      "Agent cards are per assistant: /a2a/{assistant_id}/.well-known/agent-card.json. With @a2a-js/sdk, pass the agent URL with a trailing slash: createFromUrl('<server>/a2a/{assistant_id}/')",
-    );
-  });
 
   const serveRpc = async (c: Context<HttpEnv>) => {
     const { ctx, assistant, card } = await agentOf(c);
