@@ -17,7 +17,7 @@ import { agentCallsService } from "../services/agent-calls.service.js";
 import { runResultsService } from "../services/run-results.service.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
-import { CONTEXT_KEY, graphInputOf, MESSAGE_KEY, taskOf, taskStateOf, type RunEnd } from "./a2a-tasks.js";
+import { agentMessage, CONTEXT_KEY, graphInputOf, MESSAGE_KEY, taskOf, taskStateOf, type RunEnd } from "./a2a-tasks.js";
 
 // How long tasks/cancel waits for a running run's worker to stop it before answering.
 const CANCEL_WAIT_MS = 5_000;
@@ -55,7 +55,10 @@ export class RunsA2AHandler implements A2ARequestHandler {
     });
   }
 
-  /** message/stream: the task, `working` when the run starts, then its final status with the reply. */
+  /**
+   * message/stream: the task, `working` when the run starts and after each graph step (naming the
+   * nodes), then the output artifact and the final status with the reply.
+   */
   async *sendMessageStream(params: SendMessageRequest): AsyncGenerator<StreamResponse, void, undefined> {
     const run = await this.guard(() => this.startRun(params));
     yield* this.followRun(run);
@@ -139,18 +142,28 @@ export class RunsA2AHandler implements A2ARequestHandler {
       return;
     }
     const events = agentCallsService.followRun(this.ctx, run);
-    let next = await this.guard(() => events.next());
-    if (!next.done) {
-      // The run's first event: it has started.
-      yield statusUpdate({ ...first, status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: new Date().toISOString() } });
+    let started = false;
+    let steps = 0;
+    for (;;) {
+      const next = await this.guard(() => events.next());
+      if (next.done) {
+        const task = taskOf(next.value.run, next.value);
+        if (task.artifacts[0]) {
+          yield { payload: { $case: "artifactUpdate", value: { taskId: task.id, contextId: task.contextId, artifact: task.artifacts[0], append: false, lastChunk: true, metadata: undefined } } };
+        }
+        yield statusUpdate(task);
+        return;
+      }
+      // The run's first event: it has started. Then one `working` update per graph step.
+      if (!started) {
+        started = true;
+        yield statusUpdate(working(first));
+      }
+      if (next.value.event === "updates") {
+        steps += 1;
+        yield statusUpdate(working(first, agentMessage(`step ${steps}: ${nodesOf(next.value.data)}`, first)));
+      }
     }
-    while (!next.done) next = await this.guard(() => events.next());
-    const end = next.value;
-    const task = taskOf(end.run, end);
-    if (task.artifacts[0]) {
-      yield { payload: { $case: "artifactUpdate", value: { taskId: task.id, contextId: task.contextId, artifact: task.artifacts[0], append: false, lastChunk: true, metadata: undefined } } };
-    }
-    yield statusUpdate(task);
   }
 
   /** A run of this assistant the caller may read; anything else is "task not found". */
@@ -193,6 +206,20 @@ export class RunsA2AHandler implements A2ARequestHandler {
 
 function statusUpdate(task: Task): StreamResponse {
   return { payload: { $case: "statusUpdate", value: { taskId: task.id, contextId: task.contextId, status: task.status, metadata: undefined } } };
+}
+
+function working(task: Task, message?: Message): Task {
+  return { ...task, status: { state: TaskState.TASK_STATE_WORKING, message, timestamp: new Date().toISOString() } };
+}
+
+/** The nodes an `updates` event reports ({node: update}), for progress messages. */
+function nodesOf(data: string): string {
+  try {
+    const update: unknown = JSON.parse(data);
+    return typeof update === "object" && update !== null ? Object.keys(update).join(", ") : "update";
+  } catch {
+    return "update";
+  }
 }
 
 function taskStateName(run: Run): string {

@@ -108,16 +108,18 @@ describe("A2A agent", () => {
     expect(fetched.history.map((message) => message.role)).toEqual([Role.ROLE_USER, Role.ROLE_AGENT]);
   });
 
-  it("streams a message: the task, working, the output artifact, then completed with the reply", async () => {
-    const client = await clientFor("echo");
+  it("streams a message: the task, working (and each step), the output artifact, then completed with the reply", async () => {
+    const client = await clientFor("slow");
     const events: StreamResponse[] = [];
     for await (const event of client.sendMessageStream(send(userMessage("stream me")))) events.push(event);
     const kinds = events.map((event) => event.payload?.$case);
-    expect(kinds).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
-    const states = events.flatMap((event) => (event.payload?.$case === "statusUpdate" ? [event.payload.value.status?.state] : []));
-    expect(states).toEqual([TaskState.TASK_STATE_WORKING, TaskState.TASK_STATE_COMPLETED]);
-    const last = events.at(-1)!.payload!;
-    expect(last.$case === "statusUpdate" && textOf(last.value.status?.message)).toBe("echo: stream me");
+    expect(kinds).toEqual(["task", "statusUpdate", "statusUpdate", "statusUpdate", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    const statuses = events.flatMap((event) => (event.payload?.$case === "statusUpdate" ? [event.payload.value.status] : []));
+    expect(statuses.map((status) => status?.state)).toEqual([
+      ...Array(4).fill(TaskState.TASK_STATE_WORKING),
+      TaskState.TASK_STATE_COMPLETED,
+    ]);
+    expect(statuses.map((status) => textOf(status?.message))).toEqual(["", "step 1: first", "step 2: second", "step 3: third", "third done"]);
   });
 
   it("cancels a running task: its run is interrupted", async () => {
