@@ -89,6 +89,21 @@ describe("MCP tools", () => {
     expect((result.content[0] as { text: string }).text).toBe("echo: hi");
   });
 
+  it("ends a session on DELETE: its id is unknown afterwards (404)", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { "x-api-key": API_KEY } } });
+    const client = new Client({ name: "short-lived", version: "1.0.0" });
+    await client.connect(transport);
+    const sessionId = transport.sessionId!;
+    await transport.terminateSession();
+    const after = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "x-api-key": API_KEY, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sessionId },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(after.status).toBe(404);
+    await client.close();
+  });
+
   it("refuses a caller without the API key (401) and creates no session", async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: "POST",
