@@ -10,6 +10,7 @@ import {
   UnsupportedOperationError,
 } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler } from "@a2a-js/sdk/server";
+import { asUnavailableError } from "../db/connection-loss.js";
 import type { Assistant } from "../domain/assistant.js";
 import { AppError, coerceError } from "../domain/errors.js";
 import { isRunFinished, type Run } from "../domain/run.js";
@@ -198,8 +199,10 @@ export class RunsA2AHandler implements A2ARequestHandler {
         if (error.code === "INVALID_INPUT") throw new RequestMalformedError(error.message);
         throw new UnsupportedOperationError(error.message);
       }
+      // A lost database connection (classified as REST does) is worth a retry; say so.
+      const unavailable = (error instanceof AppError && error.code === "UNAVAILABLE") || asUnavailableError(error) !== null;
       this.ctx.log.error({ err: coerceError(error) }, "A2A request failed");
-      throw new Error(error instanceof AppError && error.code === "UNAVAILABLE" ? "Service unavailable; retry shortly" : "Internal error");
+      throw new Error(unavailable ? "Service unavailable; retry shortly" : "Internal error");
     }
   }
 }

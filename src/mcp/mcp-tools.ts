@@ -10,7 +10,8 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
 import { z } from "zod";
-import { AppError } from "../domain/errors.js";
+import { asUnavailableError } from "../db/connection-loss.js";
+import { AppError, coerceError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Logger } from "../logger.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
@@ -84,7 +85,8 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
   const toolsFor = async (caller: McpCaller) => nameTools(await agentCallsService.listCallable(contextOf(caller), exposed));
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
-    const tools = await withServiceErrors(() => toolsFor(callerOf(extra.authInfo?.extra)));
+    const caller = callerOf(extra.authInfo?.extra);
+    const tools = await withServiceErrors(caller.log, () => toolsFor(caller));
     return { tools: tools.map(toTool) };
   });
 
@@ -94,7 +96,7 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
     const request = CallToolRequestSchema.parse(loose);
     const caller = callerOf(extra.authInfo?.extra);
     const { name, arguments: args = {} } = request.params;
-    const tools = await withServiceErrors(() => toolsFor(caller));
+    const tools = await withServiceErrors(caller.log, () => toolsFor(caller));
     const tool = tools.find((candidate) => candidate.name === name);
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${name}'; tools: ${tools.map((t) => t.name).join(", ") || "(none)"}`);
@@ -115,7 +117,7 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
         .sendNotification({ method: "notifications/progress", params: { progressToken, progress: steps, message: `step ${steps}: ${nodes || "update"}` } })
         .catch((error: unknown) => caller.log.warn({ err: error }, "could not send an MCP progress notification"));
     };
-    const result = await withServiceErrors(() =>
+    const result = await withServiceErrors(caller.log, () =>
       agentCallsService.callStateless(
         contextOf(caller),
         { assistantId: tool.callable.assistant.assistantId, input: args, headers: caller.runHeaders, metadata: { source: "mcp" } },
@@ -161,14 +163,21 @@ function callerOf(extra: Record<string, unknown> | undefined): McpCaller {
 
 /**
  * Service refusals become JSON-RPC errors naming the cause: bad input is InvalidParams, any other
- * expected refusal (not found, forbidden, busy) is InvalidRequest; the rest is an internal error.
+ * expected refusal (not found, forbidden, busy) is InvalidRequest. Anything else is logged and
+ * answered as an internal error without its details (the SDK would send the message as it is).
  */
-async function withServiceErrors<T>(work: () => Promise<T>): Promise<T> {
+async function withServiceErrors<T>(log: Logger, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (!(error instanceof AppError) || error.code === "INTERNAL" || error.code === "UNAVAILABLE") throw error;
-    throw new McpError(error.code === "INVALID_INPUT" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest, error.message);
+    if (error instanceof McpError) throw error;
+    if (error instanceof AppError && error.code !== "INTERNAL" && error.code !== "UNAVAILABLE") {
+      throw new McpError(error.code === "INVALID_INPUT" ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest, error.message);
+    }
+    // A lost database connection (classified as REST does) is worth a retry; say so.
+    const unavailable = (error instanceof AppError && error.code === "UNAVAILABLE") || asUnavailableError(error) !== null;
+    log.error({ err: coerceError(error) }, "MCP request failed");
+    throw new McpError(ErrorCode.InternalError, unavailable ? "Service unavailable; retry shortly" : "Internal error");
   }
 }
 
