@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // The official MCP client against /mcp of the fixture deployment (agent, echo, slow, ...), with an
@@ -73,6 +74,22 @@ describe("MCP tools", () => {
     expect(result.isError).toBeFalsy();
     expect(progress.map((update) => update.progress)).toEqual([1, 2, 3]);
     expect(progress.map((update) => update.message)).toEqual(["step 1: first", "step 2: second", "step 3: third"]);
+  });
+
+  it("cancels the run when the client cancels the call", async () => {
+    const client = await connect();
+    const abort = new AbortController();
+    // Cancelled at the first step's progress: the slow graph has two more steps to go.
+    const call = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: abort.signal, onprogress: () => abort.abort() });
+    await expect(call).rejects.toThrow(/abort/i);
+    // The graph run stopped: its trace ends with the abort (a finished run's has no error).
+    await vi.waitFor(async () => {
+      const roots = await sql<{ error: string | null }>(
+        server.database,
+        `SELECT error FROM trace_runs WHERE parent_run_id IS NULL AND extra->'metadata'->>'graph_id' = 'slow' AND error IS NOT NULL`,
+      );
+      expect(roots.map((root) => root.error)).toEqual([expect.stringMatching(/^Abort/)]);
+    });
   });
 
   it("announces tools/list_changed when an assistant is created, and lists the new tool", async () => {
