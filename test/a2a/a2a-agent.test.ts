@@ -122,6 +122,25 @@ describe("A2A agent", () => {
     expect(statuses.map((status) => textOf(status?.message))).toEqual(["", "step 1: first", "step 2: second", "step 3: third", "third done"]);
   });
 
+  it("maps text and data parts, in order, to one user message", async () => {
+    const client = await clientFor("echo");
+    const message = userMessage("look:");
+    message.parts.push({ content: { $case: "data", value: { city: "Oslo", days: 3 } }, metadata: undefined, filename: "", mediaType: "application/json" });
+    const task = (await client.sendMessage(send(message))) as Task;
+    expect(textOf(task.status?.message)).toBe('echo: look:\n{"city":"Oslo","days":3}');
+  });
+
+  it("resubscribes to a running task and follows it to its end", async () => {
+    const client = await clientFor("slow");
+    const task = (await client.sendMessage(send(userMessage("later"), { returnImmediately: true }))) as Task;
+    const events: StreamResponse[] = [];
+    for await (const event of client.resubscribeTask({ tenant: "", id: task.id })) events.push(event);
+    expect(events[0]?.payload?.$case).toBe("task");
+    const last = events.at(-1)!.payload!;
+    expect(last.$case === "statusUpdate" && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(last.$case === "statusUpdate" && textOf(last.value.status?.message)).toBe("third done");
+  });
+
   it("cancels a running task: its run is interrupted", async () => {
     const client = await clientFor("slow");
     const task = (await client.sendMessage(send(userMessage("take your time"), { returnImmediately: true }))) as Task;
