@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { isUuid } from "../domain/ids.js";
-import type { ExposedAssistants } from "../services/agent-calls.service.js";
 import type { DeploymentConfig } from "./deployment-config.js";
 
 /**
@@ -18,6 +17,12 @@ const ExposureSchema = z.strictObject({
 });
 
 export type AgentProtocol = "mcp" | "a2a";
+
+/** Which assistants a protocol offers: those with a listed id, and those of a listed graph. */
+export interface ExposedAssistants {
+  assistantIds: readonly string[];
+  graphIds: readonly string[];
+}
 
 export function isProtocolDisabled(deployment: DeploymentConfig, protocol: AgentProtocol): boolean {
   return deployment.http?.[`disable_${protocol}`] === true;

@@ -1,4 +1,5 @@
 import type { Assistant } from "../domain/assistant.js";
+import type { ExposedAssistants } from "../graphs/agent-protocols-config.js";
 import { coerceError } from "../domain/errors.js";
 import { threadIdForContext } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
@@ -15,11 +16,8 @@ import type { ServiceContext } from "./service-context.js";
  * only decides the run's shape and reads its end, so the protocol adapters stay thin.
  */
 
-/** Which assistants a protocol exposes: all when null; else those with a listed id or graph. */
-export interface ExposedAssistants {
-  assistantIds: readonly string[];
-  graphIds: readonly string[];
-}
+/** Which assistants a protocol exposes (langgraph.json http.mcp / http.a2a): null means all. */
+export type { ExposedAssistants };
 
 export interface CallableAssistant {
   assistant: Assistant;

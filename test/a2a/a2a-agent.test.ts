@@ -77,6 +77,9 @@ describe("A2A agent", () => {
     // Without A2A-Version (an A2A 0.3 client) the same card comes in 0.3's shape.
     const legacy = await (await withKey(`${agentUrl("agent")}/.well-known/agent-card.json`)).json();
     expect(legacy).toMatchObject({ protocolVersion: "0.3.0", url: agentUrl("agent"), preferredTransport: "JSONRPC", name: "agent" });
+    // A graph name stands for its system assistant, as everywhere; the card names the assistant's URL.
+    const byGraph = await (await withKey(`${server.url}/a2a/agent/.well-known/agent-card.json`)).json();
+    expect(byGraph.url).toBe(agentUrl("agent"));
     // The 0.2 clients' path serves it too.
     expect((await (await withKey(`${agentUrl("agent")}/.well-known/agent.json`)).json()).name).toBe("agent");
   });

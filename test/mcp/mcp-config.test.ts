@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exposedAssistants } from "../../src/graphs/agent-protocols-config.js";
 import { loadDeploymentConfig } from "../../src/graphs/deployment-config.js";
 import { reviewDeploymentKeys } from "../../src/graphs/deployment-keys.js";
+import { nameTools } from "../../src/mcp/mcp-tools.js";
 import { systemAssistantId } from "../../src/domain/ids.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -77,5 +78,21 @@ describe("reading the keys", () => {
       assistantIds: [id.toLowerCase()],
     });
     expect(exposedAssistants(withHttp({}), "mcp", ["agent"])).toBeNull();
+  });
+});
+
+describe("tool names", () => {
+  const callable = (name: string, assistantId: string) =>
+    ({ assistant: { name, assistantId, graphId: "echo" }, inputSchema: null }) as unknown as Parameters<typeof nameTools>[0][number];
+
+  it("keeps MCP's characters, and suffixes a repeated name with the later assistant's id", () => {
+    const named = nameTools([
+      callable("Support bot (EU)", "aaaaaaaa-0000-4000-8000-000000000001"),
+      callable("Support bot (EU)", "bbbbbbbb-0000-4000-8000-000000000002"),
+      callable("¡¡¡", "cccccccc-0000-4000-8000-000000000003"),
+      callable("x".repeat(100), "dddddddd-0000-4000-8000-000000000004"),
+    ]).map((tool) => tool.name);
+    expect(named).toEqual(["Support_bot_EU", "Support_bot_EU_bbbbbbbb", "assistant", "x".repeat(64)]);
+    for (const name of named) expect(name).toMatch(/^[A-Za-z0-9_.-]{1,64}$/);
   });
 });
