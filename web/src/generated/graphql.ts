@@ -355,6 +355,21 @@ export type DeleteCronMutationVariables = Exact<{
 
 export type DeleteCronMutation = { deleteCron: { deletedCronId: string } };
 
+export type AssistantGraphQueryVariables = Exact<{
+  assistantId: string;
+  xray?: number | null | undefined;
+}>;
+
+
+export type AssistantGraphQuery = { assistant: { assistantId: string, graphId: string, graphDrawing: Record<string, unknown> } };
+
+export type AssistantSubgraphsQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type AssistantSubgraphsQuery = { assistant: { assistantId: string, subgraphs: Array<{ namespace: string }> } };
+
 export type PlaygroundAssistantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -372,7 +387,7 @@ export type PlaygroundThreadQueryVariables = Exact<{
 }>;
 
 
-export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
+export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
 
 export type RunOutcomeQueryVariables = Exact<{
   runId: string;
@@ -1192,6 +1207,25 @@ export const DeleteCronDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteCronMutation, DeleteCronMutationVariables>;
+export const AssistantGraphDocument = new TypedDocumentString(`
+    query AssistantGraph($assistantId: ID!, $xray: Int) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    graphId
+    graphDrawing(xray: $xray)
+  }
+}
+    `) as unknown as TypedDocumentString<AssistantGraphQuery, AssistantGraphQueryVariables>;
+export const AssistantSubgraphsDocument = new TypedDocumentString(`
+    query AssistantSubgraphs($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    subgraphs {
+      namespace
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AssistantSubgraphsQuery, AssistantSubgraphsQueryVariables>;
 export const PlaygroundAssistantsDocument = new TypedDocumentString(`
     query PlaygroundAssistants {
   assistants(first: 100, sortBy: UPDATED_AT, sortOrder: DESC) {
@@ -1233,6 +1267,10 @@ export const PlaygroundThreadDocument = new TypedDocumentString(`
     state {
       next
       interrupts
+      tasks {
+        name
+        interrupts
+      }
     }
     runs(first: 10) {
       edges {
