@@ -85,3 +85,78 @@ describe("the graph view", () => {
     await saveScreenshot(page, "54-graph-live-finished");
   });
 });
+
+describe("state and time travel on a thread", () => {
+  let threadId: string;
+  const timeline = () => fixture.page.getByRole("list", { name: "Checkpoint timeline" });
+  const row = (step: number) => timeline().locator(`li[data-step="${step}"]`).first();
+  const values = async () => (await fixture.server.client.threads.getState<{ total: number; log: string[] }>(threadId)).values;
+
+  it("shows each checkpoint with its step, node and what changed", async () => {
+    const { page, server } = fixture;
+    const { assistant } = await graphql<{ assistant: { assistantId: string } }>('{ assistant(assistantId: "counter") { assistantId } }');
+    const thread = await server.client.threads.create({ metadata: { assistant_id: assistant.assistantId, owner: "qa-team", ticket: 4711 } });
+    threadId = thread.thread_id;
+    await server.client.runs.wait(threadId, "counter", { input: { total: 1, step: 1 } });
+    expect(await values()).toEqual({ total: 4, step: 1, log: ["add 1", "double"] });
+
+    await page.goto(`${server.url}/console/threads/${threadId}`);
+    await row(2).waitFor();
+    // input (step -1), the loop's start (0), add (1), double (2).
+    expect(await timeline().locator("li[data-checkpoint-id]").count()).toBe(4);
+    expect(await row(1).getByTestId("checkpoint-node").textContent()).toBe("add");
+    expect(await row(2).getByTestId("checkpoint-node").textContent()).toBe("double");
+    await row(2).locator(".checkpoint-summary").click();
+    const changes = row(2).getByRole("list", { name: /^Changes at checkpoint/ });
+    await changes.getByText("total").waitFor();
+    expect(await changes.getByLabel("old value").first().textContent()).toBe("2");
+    expect(await changes.getByLabel("new value").first().textContent()).toBe("4");
+    await saveScreenshot(page, "55-timeline-diff", { fullPage: true });
+  });
+
+  it("edits the state at a checkpoint (checked against the state schema) and continues from it", async () => {
+    const { page } = fixture;
+    await row(1).locator(".checkpoint-summary").click();
+    await row(1).getByRole("button", { name: "Edit state" }).click();
+    const editor = row(1).getByRole("form", { name: "Edit state" });
+    const field = editor.getByLabel("State values");
+    expect(JSON.parse(await field.inputValue())).toEqual({ total: 2, step: 1, log: ["add 1"] });
+    expect(await editor.getByLabel("As node").inputValue()).toBe("add");
+
+    await field.fill('{"total": "ten", "step": 1, "log": ["add 1"]}');
+    await editor.getByText(/total must be a number/).waitFor();
+    expect(await editor.getByRole("button", { name: "Save and continue" }).isDisabled()).toBe(true);
+    await saveScreenshot(page, "56-edit-state-invalid", { fullPage: true });
+
+    await field.fill('{"total": 10, "step": 1, "log": ["add 1"]}');
+    await editor.getByRole("button", { name: "Save and continue" }).click();
+    // As node `add`, the graph goes on with `double`: 10 × 2.
+    await expect.poll(values, { timeout: 10_000 }).toEqual({ total: 20, step: 1, log: ["add 1", "double"] });
+    await expect.poll(() => page.getByTestId("branch-count").textContent()).toMatch(/ 2 branches$/);
+  });
+
+  it("replays from an earlier checkpoint as a second branch, and compares the two branches' tips", async () => {
+    const { page } = fixture;
+    const before = await fixture.server.client.threads.getHistory(threadId, { limit: 100 });
+    await row(0).locator(".checkpoint-summary").click();
+    await row(0).getByRole("button", { name: "Replay from here" }).click();
+    // The run from step 0 writes `add` and `double` again (LangGraph may add a fork checkpoint first).
+    await expect.poll(async () => (await fixture.server.client.threads.getHistory(threadId, { limit: 100 })).length).toBeGreaterThanOrEqual(before.length + 2);
+    await expect.poll(values).toEqual({ total: 4, step: 1, log: ["add 1", "double"] });
+    await expect.poll(() => page.getByTestId("branch-count").textContent()).toMatch(/ 3 branches$/);
+    await timeline().locator("li.checkpoint-branch").first().waitFor();
+
+    // The newest checkpoint (this replay's tip, total 4) against the edit's tip (total 20).
+    const tips = timeline().locator('li[data-tip="true"]');
+    await tips.nth(0).getByRole("checkbox", { name: /^Compare checkpoint/ }).check();
+    await tips.nth(1).getByRole("checkbox", { name: /^Compare checkpoint/ }).check();
+    const comparison = page.getByTestId("checkpoint-comparison");
+    await comparison.getByText("total").waitFor();
+    expect(await comparison.getByLabel("old value").first().textContent()).toBe("20");
+    expect(await comparison.getByLabel("new value").first().textContent()).toBe("4");
+    await saveScreenshot(page, "57-branches-compared", { fullPage: true });
+    await page.setViewportSize(NARROW);
+    await saveScreenshot(page, "58-timeline-420px", { fullPage: true });
+    await page.setViewportSize(DESKTOP);
+  });
+});

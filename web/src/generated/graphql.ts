@@ -17,6 +17,20 @@ export type CancelRunInput = {
   wait?: boolean | null | undefined;
 };
 
+export type ContinueThreadInput = {
+  /** The node the edit is attributed to (decides what runs next). */
+  asNode?: string | null | undefined;
+  /** An assistant UUID, or a deployed graph's name. */
+  assistantId: string;
+  /** The checkpoint to continue from; the latest when omitted. */
+  checkpointId?: string | null | undefined;
+  /** What the run's stream carries; default [VALUES]. */
+  streamMode?: Array<StreamMode> | null | undefined;
+  threadId: string;
+  /** An edit written first, as the node `asNode` would return it; omitted: replay the checkpoint as it is. */
+  values?: unknown;
+};
+
 export type CostSource =
   /** The run reported its own costs. */
   | 'EXPLICIT'
@@ -487,10 +501,25 @@ export type ThreadDetailQuery = { thread: { threadId: string, status: ThreadStat
 export type ThreadHistoryQueryVariables = Exact<{
   threadId: string;
   limit?: number | null | undefined;
+  before?: string | null | undefined;
 }>;
 
 
 export type ThreadHistoryQuery = { thread: { threadId: string, history: Array<{ checkpointId: string | null, parentCheckpointId: string | null, createdAt: string | null, next: Array<string>, values: unknown, interrupts: unknown, metadata: Record<string, unknown> | null, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown }> }> } };
+
+export type ThreadStateSchemaQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type ThreadStateSchemaQuery = { assistant: { assistantId: string, graphSchemas: { stateSchema: Record<string, unknown> | null } } };
+
+export type ContinueThreadMutationVariables = Exact<{
+  input: ContinueThreadInput;
+}>;
+
+
+export type ContinueThreadMutation = { continueThread: { checkpointId: string | null, editCheckpointId: string | null, run: { runId: string, status: RunStatus } } };
 
 export type CancelRunMutationVariables = Exact<{
   input: CancelRunInput;
@@ -1518,10 +1547,10 @@ fragment StateSnapshot on ThreadState {
   }
 }`) as unknown as TypedDocumentString<ThreadDetailQuery, ThreadDetailQueryVariables>;
 export const ThreadHistoryDocument = new TypedDocumentString(`
-    query ThreadHistory($threadId: ID!, $limit: Int) {
+    query ThreadHistory($threadId: ID!, $limit: Int, $before: String) {
   thread(threadId: $threadId) {
     threadId
-    history(limit: $limit) {
+    history(limit: $limit, before: $before) {
       ...StateSnapshot
     }
   }
@@ -1541,6 +1570,28 @@ export const ThreadHistoryDocument = new TypedDocumentString(`
     interrupts
   }
 }`) as unknown as TypedDocumentString<ThreadHistoryQuery, ThreadHistoryQueryVariables>;
+export const ThreadStateSchemaDocument = new TypedDocumentString(`
+    query ThreadStateSchema($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    graphSchemas {
+      stateSchema
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadStateSchemaQuery, ThreadStateSchemaQueryVariables>;
+export const ContinueThreadDocument = new TypedDocumentString(`
+    mutation ContinueThread($input: ContinueThreadInput!) {
+  continueThread(input: $input) {
+    checkpointId
+    editCheckpointId
+    run {
+      runId
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ContinueThreadMutation, ContinueThreadMutationVariables>;
 export const CancelRunDocument = new TypedDocumentString(`
     mutation CancelRun($input: CancelRunInput!) {
   cancelRun(input: $input) {

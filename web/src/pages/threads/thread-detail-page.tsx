@@ -1,5 +1,6 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { execute } from "../../api/graphql-client.js";
+import { subscribe } from "../../api/subscriptions.js";
 import { useAction, useQuery } from "../../api/use-query.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { CopyId } from "../../components/copy-id.js";
@@ -7,7 +8,7 @@ import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js"
 import { JsonView } from "../../components/json-view.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
-import { DeleteThreadDocument, ThreadDetailDocument } from "../../generated/graphql.js";
+import { DeleteThreadDocument, RunEventsDocument, ThreadDetailDocument } from "../../generated/graphql.js";
 import { messagesOfValues } from "../../lib/chat-messages.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
@@ -24,6 +25,19 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
   const isBusy = thread?.status === "BUSY";
   useEffect(() => setPolling(isBusy), [isBusy]);
   const [isDeleting, setDeleting] = useState(false);
+  const refetchDetail = detail.refetch;
+  const followed = useRef<Array<() => void>>([]);
+  // A run started from a checkpoint: re-read the thread once it has ended (its events complete),
+  // and meanwhile as the thread's status changes.
+  const followRun = useCallback(
+    (runId: string) => {
+      refetchDetail();
+      const stop = subscribe(RunEventsDocument, { runId }, { next: () => {}, error: () => refetchDetail(), complete: () => refetchDetail() });
+      followed.current.push(stop);
+    },
+    [refetchDetail],
+  );
+  useEffect(() => () => followed.current.forEach((stop) => stop()), []);
   const remove = useAction(async () => {
     await execute(DeleteThreadDocument, { input: { threadId } });
     navigate(routePath({ page: "threads" }));
@@ -108,7 +122,14 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
         </section>
       </div>
       <ThreadRunsTable runs={thread.runs.edges.map((edge) => edge.node)} totalCount={thread.runs.totalCount} onChanged={detail.refetch} />
-      <CheckpointHistory threadId={thread.threadId} latestCheckpointId={state?.checkpointId ?? null} />
+      <CheckpointHistory
+        threadId={thread.threadId}
+        // A graph's name stands for its system assistant, for threads no assistant created.
+        assistantId={thread.assistant?.assistantId ?? (typeof thread.metadata.graph_id === "string" ? thread.metadata.graph_id : null)}
+        latestCheckpointId={state?.checkpointId ?? null}
+        isBusy={isBusy}
+        onContinued={followRun}
+      />
       {isDeleting && (
         <ConfirmDialog
           title="Delete this thread?"
