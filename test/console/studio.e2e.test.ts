@@ -160,3 +160,79 @@ describe("state and time travel on a thread", () => {
     await page.setViewportSize(DESKTOP);
   });
 });
+
+describe("human in the loop", () => {
+  type Approval = { decision: string; draft: string; messages: Array<{ type: string; content: string }> };
+
+  it("shows the approval graph's request on its node, resumes with edited arguments, then ignores the next draft", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=approval`);
+    await graphNode("review").waitFor();
+    const composer = page.getByLabel("Message", { exact: true });
+    await composer.fill("My order is late");
+    await composer.press("Enter");
+
+    const request = page.getByTestId("human-interrupt");
+    await request.getByText("Send this reply to the customer?").waitFor();
+    expect(await request.getByTestId("interrupt-action").textContent()).toBe("send_reply");
+    await page.locator('[data-node-id="review"][data-state="interrupted"]').waitFor();
+    expect(await graphNode("review").getByTestId("node-interrupt").textContent()).toContain("send_reply");
+    expect(await graphNode("write_draft").getAttribute("data-state")).toBe("finished");
+    await saveScreenshot(page, "59-interrupt-approval");
+
+    await request.getByRole("button", { name: "Edit", exact: true }).click();
+    await request.getByLabel("Edited arguments").fill('{"reply": "Sorry, it ships today."}');
+    await request.getByRole("button", { name: "Send edited" }).click();
+    await page.getByRole("log").getByText("Sorry, it ships today.").waitFor();
+    await page.locator('[data-node-id="send"][data-state="finished"]').waitFor();
+    const threadId = new URL(page.url()).searchParams.get("thread")!;
+    const edited = (await server.client.threads.getState<Approval>(threadId)).values;
+    expect(edited.decision).toBe("edit");
+    expect(edited.messages.at(-1)).toMatchObject({ type: "ai", content: "Sorry, it ships today." });
+
+    await composer.fill("Thanks");
+    await composer.press("Enter");
+    await request.getByText("Send this reply to the customer?").waitFor();
+    await request.getByRole("button", { name: "Ignore" }).click();
+    await request.waitFor({ state: "detached" });
+    await expect.poll(async () => (await server.client.threads.getState<Approval>(threadId)).values.decision).toBe("ignore");
+    const ignored = (await server.client.threads.getState<Approval>(threadId)).values;
+    // Nothing was sent: the conversation ends with the customer's message.
+    expect(ignored.messages.at(-1)).toMatchObject({ type: "human", content: "Thanks" });
+    await page.setViewportSize(NARROW);
+    await saveScreenshot(page, "60-playground-420px", { fullPage: true });
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it("answers the request of a thread opened while it waits, from its stored state", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "approval" } });
+    await server.client.runs.wait(threadId, "approval", { input: { messages: [{ role: "user", content: "hello" }] } });
+    expect((await server.client.threads.getState(threadId)).next).toEqual(["review"]);
+    await page.goto(`${server.url}/console/playground?assistant=approval&thread=${threadId}`);
+    await page.locator('[data-node-id="review"][data-state="interrupted"]').waitFor();
+    await page.getByTestId("human-interrupt").getByRole("button", { name: "Accept" }).click();
+    await expect.poll(async () => (await server.client.threads.getState<Approval>(threadId)).values.decision).toBe("accept");
+  });
+
+  it("approves a plain interrupt() with true, or sends its value back edited", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=interrupting`);
+    const composer = page.getByLabel("Message", { exact: true });
+    await composer.fill("may I?");
+    await composer.press("Enter");
+    const panel = page.getByTestId("interrupt-panel");
+    await panel.getByText('"approve?"').waitFor();
+    await panel.getByRole("button", { name: "Approve" }).click();
+    await page.getByRole("log").getByText("approved: true").waitFor();
+
+    await composer.fill("and now?");
+    await composer.press("Enter");
+    await panel.getByText('"approve?"').waitFor();
+    await panel.getByRole("button", { name: "Edit value" }).click();
+    expect(JSON.parse(await panel.getByLabel("Edited value").inputValue())).toEqual({ question: "approve?" });
+    await panel.getByLabel("Edited value").fill('"only on Mondays"');
+    await panel.getByRole("button", { name: "Send edited" }).click();
+    await page.getByRole("log").getByText("approved: only on Mondays").waitFor();
+  });
+});
