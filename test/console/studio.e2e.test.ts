@@ -1,5 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client as LangSmithClient } from "langsmith";
+import { RunTree } from "langsmith/run_trees";
 import { describe, expect, it } from "vitest";
 import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
@@ -234,5 +236,84 @@ describe("human in the loop", () => {
     await panel.getByLabel("Edited value").fill('"only on Mondays"');
     await panel.getByRole("button", { name: "Send edited" }).click();
     await page.getByRole("log").getByText("approved: only on Mondays").waitFor();
+  });
+});
+
+describe("finding things", () => {
+  /** How far the page is wider than the window: 0 when nothing overflows sideways. */
+  const sidewaysOverflow = () => fixture.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+  it("finds threads by metadata (key=value or JSON) together with their status", async () => {
+    const { page, server } = fixture;
+    const wanted = await server.client.threads.create({ metadata: { owner: "qa-team", ticket: 9001 } });
+    const other = await server.client.threads.create({ metadata: { owner: "ops", ticket: 9002 } });
+    await page.goto(`${server.url}/console/threads`);
+    const search = page.getByLabel("Find threads by metadata");
+    const rows = page.locator("table tbody tr");
+
+    await search.fill("ticket=9001");
+    await expect.poll(() => rows.count()).toBe(1);
+    await rows.getByText(wanted.thread_id).waitFor();
+    expect(await rows.first().textContent()).toContain("owner=qa-team");
+
+    await search.fill('{"owner": "ops"}');
+    await rows.getByText(other.thread_id).waitFor();
+    expect(await rows.count()).toBe(1);
+
+    await page.getByLabel("Status").selectOption("INTERRUPTED");
+    await page.getByText("No threads match").waitFor();
+    await page.getByLabel("Status").selectOption("");
+    await search.fill("owner");
+    await page.getByText('"owner" is not key=value (or type a JSON object)').waitFor();
+    await search.fill("owner=qa-team");
+    await rows.getByText(wanted.thread_id).waitFor();
+    await saveScreenshot(page, "61-threads-metadata-search");
+    await page.setViewportSize(NARROW);
+    expect(await sidewaysOverflow()).toBe(0);
+    await saveScreenshot(page, "62-threads-420px", { fullPage: true });
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it("searches trace names on the server, beyond the rows loaded", async () => {
+    const { page, server } = fixture;
+    const client = new LangSmithClient({ apiUrl: `${server.url}/tracing`, apiKey: "unused", autoBatchTracing: false, callerOptions: { maxRetries: 0 } });
+    const now = Date.now();
+    // The run searched for is older than a full first page (50) of newer runs.
+    const digest = new RunTree({ name: "nightly-digest", run_type: "chain", inputs: {}, client, project_name: "studio", start_time: now - 60_000 });
+    await digest.postRun();
+    for (let index = 0; index < 55; index++) {
+      await new RunTree({ name: `filler-${index}`, run_type: "chain", inputs: {}, client, project_name: "studio", start_time: now - 50_000 + index }).postRun();
+    }
+    await page.goto(`${server.url}/console/traces`);
+    const table = page.getByTestId("trace-table");
+    await table.getByText("filler-54").waitFor();
+    expect(await table.getByText("nightly-digest").count()).toBe(0);
+    await page.getByLabel("Search traces by name").fill("DIGEST");
+    await table.getByText("nightly-digest").waitFor();
+    expect(await table.locator("tbody tr").count()).toBe(1);
+    await saveScreenshot(page, "63-traces-name-search");
+  });
+
+  it("keeps every list within a 420 px wide window", async () => {
+    const { page, server } = fixture;
+    await page.setViewportSize(NARROW);
+    for (const [name, pathname] of [
+      ["assistants", "/console/assistants"],
+      ["traces", "/console/traces"],
+      ["crons", "/console/crons"],
+      ["memory", "/console/memory"],
+      ["assistant", "/console/assistants/pipeline"],
+    ] as const) {
+      await page.goto(`${server.url}${pathname}`);
+      await page.getByRole("heading", { level: 1 }).waitFor();
+      await page.waitForLoadState("networkidle");
+      expect({ name, overflow: await sidewaysOverflow() }).toEqual({ name, overflow: 0 });
+      await saveScreenshot(page, `64-${name}-420px`, { fullPage: true });
+    }
+    await page.setViewportSize(DESKTOP);
+  });
+
+  it("ran without errors in the page", () => {
+    expect(fixture.pageErrors).toEqual([]);
   });
 });

@@ -486,6 +486,7 @@ export type ThreadListQueryVariables = Exact<{
   after?: string | null | undefined;
   status?: ThreadStatus | null | undefined;
   ids?: Array<string> | string | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
 }>;
 
 
@@ -587,6 +588,7 @@ export type TraceListQueryVariables = Exact<{
   after?: string | null | undefined;
   rootsOnly?: boolean | null | undefined;
   runType?: string | null | undefined;
+  nameContains?: string | null | undefined;
   model?: string | null | undefined;
   hasError?: boolean | null | undefined;
   startTimeFrom?: string | null | undefined;
@@ -1454,12 +1456,13 @@ export const DeleteStoreItemDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteStoreItemMutation, DeleteStoreItemMutationVariables>;
 export const ThreadListDocument = new TypedDocumentString(`
-    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!]) {
+    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadata: JSONObject) {
   threads(
     first: $first
     after: $after
     status: $status
     ids: $ids
+    metadata: $metadata
     sortBy: UPDATED_AT
     sortOrder: DESC
   ) {
@@ -1621,12 +1624,13 @@ export const DeleteThreadDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;
 export const TraceListDocument = new TypedDocumentString(`
-    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
+    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $nameContains: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
   traces(
     first: $first
     after: $after
     rootsOnly: $rootsOnly
     runType: $runType
+    nameContains: $nameContains
     model: $model
     hasError: $hasError
     startTimeFrom: $startTimeFrom
