@@ -24,7 +24,7 @@ afterAll(async () => {
 async function namesMatching(nameContains: string | null): Promise<string[]> {
   const { traces } = await executeOk(server, TracesByNameDocument, { nameContains });
   expect(traces.totalCount).toBe(traces.edges.length);
-  return traces.edges.map((edge) => edge.node.name).sort();
+  return traces.edges.map((edge) => String(edge.node.name)).sort();
 }
 
 describe("traces(nameContains)", () => {
