@@ -75,14 +75,12 @@ export function CheckpointHistory({
 
   return (
     <section className="panel" aria-labelledby="history-title">
-      <div className="panel-title-row">
-        <h2 className="panel-title" id="history-title">
-          Checkpoints
-        </h2>
-        <span className="muted small" data-testid="branch-count">
-          {checkpoints.length} loaded · {branches} {branches === 1 ? "branch" : "branches"}
-        </span>
-      </div>
+      <h2 className="panel-title" id="history-title">
+        Checkpoints
+      </h2>
+      <p className="muted small" data-testid="branch-count">
+        {checkpoints.length} loaded · {branches} {branches === 1 ? "branch" : "branches"}
+      </p>
       <ErrorBanner error={firstPage.error ?? loadOlder.error ?? replay.error} onRetry={firstPage.refetch} />
       {!firstPage.data && firstPage.isLoading && <Loading />}
       {firstPage.data && checkpoints.length === 0 && <p className="muted">No checkpoints yet.</p>}
