@@ -163,6 +163,30 @@ describe("state and time travel on a thread", () => {
   });
 });
 
+describe("a long thread's timeline", () => {
+  it("loads 20 checkpoints at a time, each older page asking for those before the oldest shown", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ graphId: "counter" });
+    for (let index = 0; index < 45; index++) await server.client.threads.updateState(threadId, { values: { total: index, step: 1, log: [] }, asNode: "double" });
+    const historyRequests: Array<{ limit?: number; before?: string | null }> = [];
+    page.on("request", (request) => {
+      const body = request.postDataJSON() as { query?: string; variables?: { limit?: number; before?: string | null } } | null;
+      if (body?.query?.includes("query ThreadHistory")) historyRequests.push(body.variables ?? {});
+    });
+    await page.goto(`${server.url}/console/threads/${threadId}`);
+    const rows = page.getByRole("list", { name: "Checkpoint timeline" }).locator("li[data-checkpoint-id]");
+    await expect.poll(() => rows.count()).toBe(20);
+    const oldestShown = await rows.nth(19).getAttribute("data-checkpoint-id");
+    await page.getByRole("button", { name: "Show older checkpoints" }).click();
+    await expect.poll(() => rows.count()).toBe(40);
+    await page.getByRole("button", { name: "Show older checkpoints" }).click();
+    await expect.poll(() => rows.count()).toBe(45);
+    await page.getByRole("button", { name: "Show older checkpoints" }).waitFor({ state: "detached" });
+    expect(historyRequests.map((variables) => variables.limit)).toEqual([20, 20, 20]);
+    expect(historyRequests[1]?.before).toBe(oldestShown);
+  });
+});
+
 describe("human in the loop", () => {
   type Approval = { decision: string; draft: string; messages: Array<{ type: string; content: string }> };
 
