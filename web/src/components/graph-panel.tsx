@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from "react";
 import { useQuery } from "../api/use-query.js";
 import { AssistantGraphDocument, AssistantSubgraphsDocument } from "../generated/graphql.js";
-import { NO_ACTIVITY, xrayDepthFor, type NodeActivity } from "../lib/graph-layout.js";
+import { NO_ACTIVITY, xrayDepthFor, type NodeActivity } from "../lib/node-activity.js";
 import { ErrorBanner, Loading } from "./feedback.js";
 import { GraphView } from "./graph-view.js";
 

@@ -1,7 +1,8 @@
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useEffect, useMemo, useRef } from "react";
-import { collapseDrawing, layoutDrawing, NO_ACTIVITY, readDrawing, subgraphsOf, type LaidOutNode, type NodeActivity } from "../lib/graph-layout.js";
+import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
+import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
 
 type NodeState = "idle" | "active" | "finished" | "interrupted";
 

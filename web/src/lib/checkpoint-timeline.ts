@@ -35,7 +35,8 @@ function writersOf(checkpoint: CheckpointLike, parent: CheckpointLike | undefine
   const writes = checkpoint.metadata?.writes;
   if (isPlainObject(writes)) return Object.keys(writes);
   const source = checkpoint.metadata?.source;
-  if (source === "loop" && parent) return parent.next;
+  // A step's checkpoint was written by the nodes its parent had next (unknown until the parent is loaded).
+  if (source === "loop") return parent ? parent.next : [];
   return typeof source === "string" ? [source] : [];
 }
 

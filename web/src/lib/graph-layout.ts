@@ -46,16 +46,6 @@ export interface LaidOutEdge {
   conditional: boolean;
 }
 
-/** What a run did to each node, from its events: running now, finished, stopped in interrupt(). */
-export interface NodeActivity {
-  active: readonly string[];
-  finished: readonly string[];
-  /** Node name → the interrupt values it is waiting on. */
-  interrupted: Readonly<Record<string, unknown[]>>;
-}
-
-export const NO_ACTIVITY: NodeActivity = { active: [], finished: [], interrupted: {} };
-
 export const START_NODE = "__start__";
 export const END_NODE = "__end__";
 const NODE_HEIGHT = 36;
@@ -158,11 +148,4 @@ export function layoutDrawing(drawing: GraphDrawing, subgraphIds: ReadonlySet<st
   }));
   const size = graph.graph();
   return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
-}
-
-/** The xray depth needed to show every expanded subgraph (`a:b` needs 2). */
-export function xrayDepthFor(expanded: ReadonlySet<string>): number {
-  let depth = 0;
-  for (const id of expanded) depth = Math.max(depth, id.split(":").length);
-  return depth;
 }

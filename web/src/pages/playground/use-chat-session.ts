@@ -14,7 +14,7 @@ import {
   type RunOutcomeQuery,
 } from "../../generated/graphql.js";
 import type { ChatMessage } from "../../lib/chat-messages.js";
-import { NO_ACTIVITY, type NodeActivity } from "../../lib/graph-layout.js";
+import { NO_ACTIVITY, type NodeActivity } from "../../lib/node-activity.js";
 import { routePath } from "../../lib/routes.js";
 import {
   applyRunEvent,
