@@ -241,6 +241,24 @@ describe("human in the loop", () => {
     await expect.poll(async () => (await server.client.threads.getState<Approval>(threadId)).values.decision).toBe("accept");
   });
 
+  it("answers an interrupt from the thread page too, with the request shown on its node", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "approval" } });
+    await server.client.runs.wait(threadId, "approval", { input: { messages: [{ role: "user", content: "refund please" }] } });
+    await page.goto(`${server.url}/console/threads/${threadId}`);
+    await page.locator('[data-node-id="review"][data-state="interrupted"]').waitFor();
+    const request = page.getByTestId("human-interrupt");
+    await request.getByRole("button", { name: "Respond" }).click();
+    await request.getByLabel("Your response").fill("mention the voucher");
+    await request.getByRole("button", { name: "Send response" }).click();
+    // Feedback sends the graph back to drafting, which asks again.
+    await expect
+      .poll(async () => (await server.client.threads.getState<Approval>(threadId)).values.messages.map((message) => message.content))
+      .toContain("Feedback on the draft: mention the voucher");
+    await expect.poll(async () => (await server.client.threads.get(threadId)).status).toBe("interrupted");
+    await saveScreenshot(page, "65-thread-page-interrupt", { fullPage: true });
+  });
+
   it("approves a plain interrupt() with true, or sends its value back edited", async () => {
     const { page, server } = fixture;
     await page.goto(`${server.url}/console/playground?assistant=interrupting`);

@@ -1,6 +1,7 @@
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useEffect, useMemo, useRef } from "react";
+import { readHumanInterrupt } from "../lib/human-interrupt.js";
 import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
 import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
 
@@ -30,7 +31,7 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
       {state === "active" && <span className="graph-node-pulse" aria-label="running" />}
       {interrupts && (
         <span className="graph-node-interrupt" data-testid="node-interrupt">
-          ⏸ {summarize(interrupts)}
+          waiting: {summarize(interrupts)}
         </span>
       )}
       {onToggle && (box.kind === "subgraph" || isExpanded) && (
@@ -47,7 +48,10 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
   );
 }
 
+/** A HumanInterrupt by its action and description, anything else as compact JSON. */
 function summarize(values: unknown[]): string {
+  const human = values.length === 1 ? readHumanInterrupt(values[0]) : null;
+  if (human) return [human.request.action, human.request.description].filter(Boolean).join(": ");
   const text = JSON.stringify(values.length === 1 ? values[0] : values) ?? "";
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -14,7 +14,7 @@ import {
   type RunOutcomeQuery,
 } from "../../generated/graphql.js";
 import type { ChatMessage } from "../../lib/chat-messages.js";
-import { NO_ACTIVITY, type NodeActivity } from "../../lib/node-activity.js";
+import { interruptedActivity, NO_ACTIVITY, type NodeActivity } from "../../lib/node-activity.js";
 import { routePath } from "../../lib/routes.js";
 import {
   applyRunEvent,
@@ -230,13 +230,7 @@ function activityOf(stream: RunStreamState | null, thread: ThreadSnapshot | null
   if (stream && (stream.phase !== "ended" || Object.keys(stream.interruptedNodes).length > 0 || stream.finishedNodes.length > 0)) {
     return { active: stream.activeNodes, finished: stream.finishedNodes, interrupted: stream.interruptedNodes };
   }
-  if (thread?.status !== "INTERRUPTED") return NO_ACTIVITY;
-  const interrupted: Record<string, unknown[]> = {};
-  for (const task of thread.state?.tasks ?? []) {
-    const values = readInterrupts(task.interrupts).map((item) => item.value);
-    if (values.length > 0) interrupted[task.name] = values;
-  }
-  return { active: [], finished: [], interrupted };
+  return thread?.status === "INTERRUPTED" ? interruptedActivity(thread.state?.tasks ?? []) : NO_ACTIVITY;
 }
 
 function asApiError(caught: unknown): ApiError {
