@@ -3,7 +3,7 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestServer, type TestServer, type TestServerOptions } from "../helpers/test-server.js";
@@ -74,6 +74,8 @@ export function watchPageErrors(page: Page): string[] {
 }
 
 export interface ConsoleBrowser {
+  /** The console built for this file (for a second server in the same file). */
+  consoleDirectory: string;
   server: TestServer;
   browser: Browser;
   context: BrowserContext;
@@ -88,15 +90,26 @@ export interface ConsoleBrowser {
  * failing test's page as `failed-<prefix>-<test name>`. The returned object is filled in by
  * beforeAll, so read its fields inside tests.
  */
-export function useConsoleBrowser(options: { server?: TestServerOptions; viewport?: { width: number; height: number }; screenshotPrefix: string }): ConsoleBrowser {
+export function useConsoleBrowser(options: {
+  server?: TestServerOptions;
+  viewport?: { width: number; height: number };
+  /** More options for the page's browser context (a time zone, …). */
+  contextOptions?: BrowserContextOptions;
+  screenshotPrefix: string;
+}): ConsoleBrowser {
   const fixture = {} as ConsoleBrowser;
   let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>> | undefined;
   beforeAll(async () => {
     // The browser first: without one there is nothing to build or start a server for.
     fixture.browser = await launchChromium();
     consoleBuild = await buildConsoleIntoTempDir();
+    fixture.consoleDirectory = consoleBuild.directory;
     fixture.server = await startTestServer({ ...options.server, env: { ...options.server?.env, HANGAR_CONSOLE_DIR: consoleBuild.directory } });
-    fixture.context = await fixture.browser.newContext({ viewport: options.viewport ?? { width: 1360, height: 880 }, colorScheme: "light" });
+    fixture.context = await fixture.browser.newContext({
+      viewport: options.viewport ?? { width: 1360, height: 880 },
+      colorScheme: "light",
+      ...options.contextOptions,
+    });
     fixture.page = await fixture.context.newPage();
     fixture.page.setDefaultTimeout(10_000);
     fixture.pageErrors = watchPageErrors(fixture.page);
