@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
-import { saveScreenshot, useConsoleBrowser, watchPageErrors } from "./browser-helpers.js";
+import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 /**
  * The web console in a real browser against a real server: the flows people use it for, each
