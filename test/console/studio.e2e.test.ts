@@ -338,8 +338,12 @@ describe("finding things", () => {
 
   it("keeps every list within a 420 px wide window", async () => {
     const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "counter" } });
+    await server.client.runs.wait(threadId, "counter", { input: { total: 1 } });
     await page.setViewportSize(NARROW);
     for (const [name, pathname] of [
+      ["thread", `/console/threads/${threadId}`],
+      ["playground", `/console/playground?assistant=counter&thread=${threadId}`],
       ["assistants", "/console/assistants"],
       ["traces", "/console/traces"],
       ["crons", "/console/crons"],
