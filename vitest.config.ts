@@ -19,5 +19,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Files share a worker's module cache: each file still gets its own database and servers, and
+    // importing the server and LangChain once per worker instead of once per file cut module
+    // collection from ~73 s to ~9 s over the GraphQL tests (17 files). Spies are restored per file.
+    isolate: false,
   },
 });

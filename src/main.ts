@@ -156,7 +156,8 @@ async function startRunStreaming(
 async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<void>>): Promise<string> {
   const { config } = runtime;
   const graphql = createGraphqlServer(runtime);
-  const app = createHttpApp(runtime, graphql);
+  const beforeServerClose: Array<() => Promise<void>> = [];
+  const app = createHttpApp(runtime, graphql, beforeServerClose);
   const unregisterLoopback = registerSdkLoopback(app);
   releasers.push(async () => unregisterLoopback());
   const server = http.createServer(getRequestListener(app.fetch));
@@ -164,6 +165,7 @@ async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<
   await listen(server, config.port, config.host);
   // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
   releasers.push(async () => {
+    for (const close of beforeServerClose) await close();
     await closeWebSocket();
     await closeServer(server);
   });
