@@ -21,7 +21,7 @@ const ApprovalState = Annotation.Root({
 type State = typeof ApprovalState.State;
 
 async function draftReply(state: State): Promise<Partial<State>> {
-  const model = createChatModel({ modelName: "offline-echo" });
+  const model = await createChatModel({ modelName: "offline-echo" });
   const prompt: BaseMessage[] = [new SystemMessage("Draft a short reply to the customer."), ...state.messages];
   const response = await model.invoke(prompt);
   return { draft: typeof response.content === "string" ? response.content : JSON.stringify(response.content) };
