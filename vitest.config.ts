@@ -21,5 +21,9 @@ export default defineConfig({
     pool: "forks",
     // @langchain/langgraph-checkpoint-validation's specs call describe/it/expect as globals.
     globals: true,
+    // Files share a worker's module cache: each file still gets its own database and servers, and
+    // importing the server and LangChain once per worker instead of once per file cut module
+    // collection from ~73 s to ~9 s over the GraphQL tests (17 files). Spies are restored per file.
+    isolate: false,
   },
 });

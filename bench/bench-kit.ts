@@ -110,6 +110,11 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** How long start-up may take before /ok answers (default 120 s). */
   startTimeoutMs?: number;
+  /**
+   * "source" (default): `node --import tsx src/cli.ts`; "built": `node dist/src/cli.js`, as
+   * `npm start` runs it (dist must be current: see scripts/build.ts).
+   */
+  entry?: "source" | "built";
 }
 
 export interface ServerProcess {
@@ -121,8 +126,12 @@ export interface ServerProcess {
   rssMb(): number | null;
   /** Peak resident set size (VmHWM) in MiB. */
   peakRssMb(): number | null;
+  /** Summed VmRSS of the server's child processes (e.g. an esbuild service), MiB. */
+  childrenRssMb(): number;
   /** User + system CPU time consumed so far, ms. */
   cpuMs(): number;
+  /** CPU time of the server's child processes that have exited and been waited for (cutime + cstime), ms. */
+  exitedChildrenCpuMs(): number;
   /** SIGTERM (graceful: drains the worker, flushes the CPU profile), SIGKILL after 20 s. */
   stop(): Promise<void>;
 }
@@ -148,14 +157,29 @@ function readProcStatusKb(pid: number, field: string): number | null {
   }
 }
 
-function readProcCpuMs(pid: number): number {
+function readProcCpuMs(pid: number, of: "self" | "exited children" = "self"): number {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may hold spaces) start at field 3; utime, stime are 14, 15.
+    // Fields after the command name (which may hold spaces) start at field 3; utime, stime are
+    // 14, 15, and cutime, cstime (children waited for) 16, 17.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const first = of === "self" ? 11 : 13;
+    return ((Number(fields[first]) + Number(fields[first + 1])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return Number.NaN;
+  }
+}
+
+/** Direct children of a process, from every one of its threads' children list. */
+function childPids(pid: number): number[] {
+  try {
+    return fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/))
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
   }
 }
 
@@ -173,21 +197,21 @@ function withoutDatabaseUrl(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
- * `node --import tsx src/cli.ts serve --config <json>` with DATABASE_URL and PORT set. Inherits
+ * `node --import tsx src/cli.ts serve --config <json>` (or the built dist/src/cli.js) with DATABASE_URL and PORT set. Inherits
  * the environment, so HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE etc. reach the server.
  */
 export async function startServerProcess(options: ServerOptions): Promise<ServerProcess> {
   const port = await freePort();
   fs.mkdirSync(path.dirname(options.logPath), { recursive: true });
   const logFd = fs.openSync(options.logPath, "a");
-  const nodeArgs = ["--import", "tsx"];
+  const nodeArgs = options.entry === "built" ? [] : ["--import", "tsx"];
   if (options.cpuProfDir) {
     fs.mkdirSync(options.cpuProfDir, { recursive: true });
     nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfDir);
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
+    [...nodeArgs, options.entry === "built" ? "dist/src/cli.js" : "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
       env: {
@@ -245,7 +269,12 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
       const kb = readProcStatusKb(pid, "VmHWM");
       return kb === null ? null : Math.round(kb / 102.4) / 10;
     },
+    childrenRssMb: () => {
+      const kb = childPids(pid).reduce((sum, child) => sum + (readProcStatusKb(child, "VmRSS") ?? 0), 0);
+      return Math.round(kb / 102.4) / 10;
+    },
     cpuMs: () => readProcCpuMs(pid),
+    exitedChildrenCpuMs: () => readProcCpuMs(pid, "exited children"),
     async stop() {
       if (exited) return;
       child.kill("SIGTERM");

@@ -19,6 +19,9 @@
  * - store (bench/store.ts): Store put/get/filtered search ops/s at concurrency 16 on PostgreSQL,
  *   semantic search p50/p99 over 100,000 items (exact scan on PostgreSQL without pgvector, HNSW
  *   on the embedded database); BENCH_STORE_ITEMS, BENCH_EXACT_QUERIES, BENCH_HNSW_QUERIES.
+ * - startup (bench/startup.ts): the built server's time to /ok, CPU, and RSS at /ok and idle, on
+ *   the embedded database (first start, restart) and PostgreSQL (first start, restart), and the
+ *   build check `npm start` runs; BENCH_STARTUP_REPEATS, BENCH_STARTUP_IDLE_S.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
@@ -27,6 +30,7 @@ import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
 import { runEngineSuite } from "./runs.js";
+import { startupSuite } from "./startup.js";
 import { storeSuite } from "./store.js";
 
 const SUITES: Record<string, (stamp: string) => Promise<void>> = {
@@ -35,6 +39,7 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   crons: cronsSuite,
   graph: graphOverheadSuite,
   store: storeSuite,
+  startup: startupSuite,
 };
 
 async function main() {

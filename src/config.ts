@@ -26,6 +26,7 @@ const EnvSchema = z.object({
   NODE_ENV: z.string().default("production"),
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
   HANGAR_SCHEMAS_FROM_TYPES: z.enum(["true", "false", "1", "0"]).default("true"),
+  HANGAR_ENABLE_TRUNCATE: z.enum(["true", "false", "1", "0"]).default("false"),
 });
 
 export interface HangarConfig {
@@ -59,6 +60,8 @@ export interface HangarConfig {
   roles: Readonly<HangarRoles>;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
   isDevelopment: boolean;
+  /** POST /internal/truncate empties resources (LangGraph dev server's test aid); off by default. */
+  enableTruncate: boolean;
   /** Path of the langgraph.json deployment config. */
   deploymentConfigPath: string;
   /** The built web console (index.html + assets), served at `/`; default dist/web of the package. */
@@ -102,6 +105,7 @@ export function loadConfig(
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,
     traceGraphRuns: values.HANGAR_TRACE_GRAPH_RUNS === "true" || values.HANGAR_TRACE_GRAPH_RUNS === "1",
     schemasFromTypes: values.HANGAR_SCHEMAS_FROM_TYPES === "true" || values.HANGAR_SCHEMAS_FROM_TYPES === "1",
+    enableTruncate: values.HANGAR_ENABLE_TRUNCATE === "true" || values.HANGAR_ENABLE_TRUNCATE === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
     cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
     cronPollMs: values.HANGAR_CRON_POLL_MS,

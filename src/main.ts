@@ -22,7 +22,6 @@ import { RunEventBus } from "./streaming/run-event-bus.js";
 import { RunEventStore } from "./streaming/run-event-store.js";
 import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
-import { attachRedisFanout } from "./streaming/redis-fanout.js";
 import { TraceRecorder } from "./tracing/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
@@ -83,7 +82,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
-    // Compiling the deployment's types takes seconds (in a worker thread): started now, the
+    // Compiling the deployment's types takes seconds (in a child process): started now, the
     // schemas are usually ready before anyone asks for them.
     if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
@@ -147,6 +146,8 @@ async function startRunStreaming(
     releasers.push(() => listener.close());
   }
   if (config.redisUrl) {
+    // Loaded only when configured: the Redis client is not needed otherwise.
+    const { attachRedisFanout } = await import("./streaming/redis-fanout.js");
     const fanout = await attachRedisFanout(streaming.bus, config.redisUrl, log);
     releasers.push(() => fanout.close());
   }
@@ -156,7 +157,8 @@ async function startRunStreaming(
 async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<void>>): Promise<string> {
   const { config } = runtime;
   const graphql = createGraphqlServer(runtime);
-  const app = createHttpApp(runtime, graphql);
+  const beforeServerClose: Array<() => Promise<void>> = [];
+  const app = createHttpApp(runtime, graphql, beforeServerClose);
   const unregisterLoopback = registerSdkLoopback(app);
   releasers.push(async () => unregisterLoopback());
   const server = http.createServer(getRequestListener(app.fetch));
@@ -164,6 +166,7 @@ async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<
   await listen(server, config.port, config.host);
   // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
   releasers.push(async () => {
+    for (const close of beforeServerClose) await close();
     await closeWebSocket();
     await closeServer(server);
   });

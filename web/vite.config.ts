@@ -19,8 +19,10 @@ export default defineConfig({
     outDir: path.resolve(here, "../dist/web"),
     emptyOutDir: true,
     target: "es2022",
-    // One small app: a single chunk loads faster than a waterfall of route chunks.
-    chunkSizeWarningLimit: 400,
+    // One small app: a single chunk loads faster than a waterfall of route chunks. The graph view
+    // (React Flow + dagre, ~240 kB) is part of it: as a lazy chunk its first drawing of a 50-node
+    // graph took ~250 ms instead of ~100 ms on a loaded machine (studio.e2e.test.ts measures it).
+    chunkSizeWarningLimit: 650,
   },
   server: {
     proxy: {

@@ -27,7 +27,7 @@ async function callModel(state: AgentState, config: LangGraphRunnableConfig<Part
   // LangGraph validates context against the schema but hands nodes the raw object, so the
   // defaults are applied here.
   const context = AgentContextSchema.parse(config.context ?? {});
-  const model = createChatModel({ modelName: context.model_name });
+  const model = await createChatModel({ modelName: context.model_name });
   const response = await model.invoke([new SystemMessage(context.system_prompt), ...state.messages], {
     signal: config.signal,
   });

@@ -9,6 +9,7 @@ import { AddRunsCronId1763760031000 } from "../../migrations/1763760031000-add-r
 import { CheckAssistantOnEnqueue1763760040000 } from "../../migrations/1763760040000-check-assistant-on-enqueue.js";
 import { CreateStoreItems1763760050000 } from "../../migrations/1763760050000-create-store-items.js";
 import { AddThreadsTtl1763760051000 } from "../../migrations/1763760051000-add-threads-ttl.js";
+import { AnnounceAssistantChanges1763760060000 } from "../../migrations/1763760060000-announce-assistant-changes.js";
 import { AdoptCheckpointTables1763760070000 } from "../../migrations/1763760070000-adopt-checkpoint-tables.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
@@ -24,5 +25,6 @@ export const MIGRATIONS = [
   CheckAssistantOnEnqueue1763760040000,
   CreateStoreItems1763760050000,
   AddThreadsTtl1763760051000,
+  AnnounceAssistantChanges1763760060000,
   AdoptCheckpointTables1763760070000,
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import type pg from "pg";
 import type { Database } from "./database.js";
 import { withRetry, type RetryOptions } from "./retry.js";
 
@@ -18,4 +19,26 @@ export function withTransaction<T>(
   options: Pick<RetryOptions, "retryOn"> = { retryOn: "rolled-back" },
 ): Promise<T> {
   return withRetry(() => db.dataSource.transaction(fn), options);
+}
+
+/**
+ * Runs fn in one transaction on a client of a node-postgres pool, for statements below TypeORM
+ * (transaction-scoped settings such as `set_config(…, true)`, advisory transaction locks, DDL).
+ * Rolls back on any error and always returns the client. No retry: callers that want one wrap
+ * it in withRetry, knowing whether fn is idempotent.
+ */
+export async function withPoolTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    // The rollback's own failure (a lost connection) must not hide the error that caused it.
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }

@@ -15,3 +15,14 @@ export function newId(): string {
 export function isUuid(value: string): boolean {
   return isUuidString(value);
 }
+
+// Namespace for threads named by an A2A contextId that is not itself a UUID (uuid5 of the id).
+const A2A_CONTEXT_NAMESPACE = "2f0c7a56-4a0e-5d3e-9a51-6a2a7c0e1d11";
+
+/**
+ * The thread an A2A conversation (its `contextId`) runs on: a UUID contextId is the thread id
+ * itself, any other string always names the same derived thread.
+ */
+export function threadIdForContext(contextId: string): string {
+  return isUuid(contextId) ? contextId.toLowerCase() : uuidv5(contextId, A2A_CONTEXT_NAMESPACE);
+}

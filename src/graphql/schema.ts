@@ -3,6 +3,7 @@ import "./modules/enums.js";
 import "./modules/assistant.js";
 import "./modules/graph-schemas.js";
 import "./modules/thread.js";
+import "./modules/thread-time-travel.js";
 import "./modules/run/run.js";
 import "./modules/run/mutations.js";
 import "./modules/run/subscriptions.js";

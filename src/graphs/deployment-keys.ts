@@ -6,7 +6,7 @@ import type { DeploymentConfig } from "./deployment-config.js";
  * settings such as `dockerfile_lines` mean nothing to a server that runs the graphs in place).
  * Keys that decide who may do what are never merely ignored: an `auth` setting Hangar does not
  * implement stops start-up (auth/load-custom-auth.ts), and every http key that closes or opens
- * routes (`disable_*`, `app`, `enable_custom_route_auth`) is honoured.
+ * routes (`disable_*`, `app`, `enable_custom_route_auth`, `mcp`, `a2a`) is honoured.
  */
 const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config"]);
 /** Build-time settings of langgraph-cli: meaningful for images, not for a running server. */
@@ -21,6 +21,11 @@ const HONOURED_HTTP = new Set([
   "disable_runs",
   "disable_store",
   "disable_meta",
+  // Agent protocols (src/mcp, src/a2a): off switches, and which assistants each offers.
+  "disable_mcp",
+  "disable_a2a",
+  "mcp",
+  "a2a",
 ]);
 
 export interface DeploymentKeyReview {

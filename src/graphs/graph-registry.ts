@@ -4,7 +4,7 @@ import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import { extractGraphSchemas, runtimeTypedSchemas, withStaticSchemas, type GraphSchemas } from "./graph-schemas.js";
 import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
-import { extractStaticSchemasInWorker } from "./static-schemas/static-schemas-in-worker.js";
+import { extractStaticSchemasInChild } from "./static-schemas/static-schemas-in-child.js";
 import {
   describeValue,
   isCompiledGraphLike,
@@ -37,7 +37,7 @@ export interface GraphRegistry {
    * compiled (seconds, the first time) are only waited for when one of them is asked for.
    */
   getSchemas(graphId: string, options?: { only?: readonly SchemaKindName[] }): Promise<GraphSchemas>;
-  /** Starts compiling the graphs' TypeScript types now (in a worker thread), if any need it. */
+  /** Starts compiling the graphs' TypeScript types now (in a child process), if any need it. */
   prepareSchemas(): void;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
   getSubgraphs(graphId: string, options?: { namespace?: string; recurse?: boolean }): Promise<Record<string, GraphSchemas>>;
@@ -166,7 +166,7 @@ function createGraphRegistry(
 ): GraphRegistry {
   const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
   // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
-  // that needs them at once (one compilation, seconds, in a worker thread); a failure is
+  // that needs them at once (one compilation, seconds, in a child process); a failure is
   // remembered as null so that it is logged once, not on every request.
   let staticSchemas: Promise<Map<string, StaticDeploymentGraph> | null> | undefined;
   const loadStaticSchemas = (): Promise<Map<string, StaticDeploymentGraph> | null> => {
@@ -175,9 +175,12 @@ function createGraphRegistry(
         const typed = runtimeTypedSchemas(graph);
         return !typed.state || !typed.context;
       });
+      // Graphs whose state and context schemas are all typed at runtime (zod) need no compiler:
+      // the TypeScript compiler in a child process would cost seconds of CPU for nothing.
+      if (needed.length === 0) return new Map();
       const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
       try {
-        const results = await extractStaticSchemasInWorker(requests);
+        const results = await extractStaticSchemasInChild(requests);
         return new Map(needed.map(({ spec }, index) => [spec.graphId, results[index]!]));
       } catch (error) {
         log.warn({ err: error }, "could not derive schemas from the graphs' TypeScript types");

@@ -1,4 +1,3 @@
-import { OpenAIEmbeddings } from "@langchain/openai";
 import type { StoreEmbeddings, StoreIndexConfig } from "../db/hangar-store.js";
 import type { DeploymentConfig } from "./deployment-config.js";
 import { createGraphModuleLoader, importDeploymentExport } from "./graph-module-loader.js";
@@ -18,7 +17,7 @@ export async function loadStoreIndex(deployment: DeploymentConfig, env: NodeJS.P
   if (!index) return undefined;
   const embeddings = isModuleSpec(index.embed)
     ? await loadEmbeddingsModule(deployment, index.embed)
-    : createProviderEmbeddings(index.embed, index.dims, env);
+    : await createProviderEmbeddings(index.embed, index.dims, env);
   return { embeddings, dims: index.dims, fields: index.fields, provider: index.embed };
 }
 
@@ -26,7 +25,7 @@ function isModuleSpec(embed: string): boolean {
   return embed.startsWith(".") || embed.startsWith("/") || /\.(m|c)?(t|j)sx?(:|$)/.test(embed);
 }
 
-function createProviderEmbeddings(embed: string, dims: number, env: NodeJS.ProcessEnv): StoreEmbeddings {
+async function createProviderEmbeddings(embed: string, dims: number, env: NodeJS.ProcessEnv): Promise<StoreEmbeddings> {
   const colon = embed.indexOf(":");
   const provider = colon > 0 ? embed.slice(0, colon) : "";
   const model = embed.slice(colon + 1);
@@ -35,6 +34,8 @@ function createProviderEmbeddings(embed: string, dims: number, env: NodeJS.Proce
       `store.index.embed "${embed}": expected ${PROVIDERS.map((name) => `"${name}:<model>"`).join(", ")} or a module path such as "./embed.ts:embed"`,
     );
   }
+  // The provider SDK (~230 modules) is loaded only when a deployment names it, not at every start.
+  const { OpenAIEmbeddings } = await import("@langchain/openai");
   return new OpenAIEmbeddings({
     model,
     // text-embedding-3 models shorten their vectors to `dimensions` on request; dims must match.

@@ -4,7 +4,8 @@ import { z } from "zod";
 /**
  * CORS from the deployment config's `http.cors` (langgraph.json keys). Without one, any origin
  * may call the API, as LangGraph's own servers allow, so browser chat UIs work out of the box;
- * API keys still apply. The pagination header is exposed so browser SDK clients can page.
+ * API keys still apply. The pagination header is exposed so browser SDK clients can page, and
+ * MCP's session header so browser MCP clients can keep their session.
  */
 const CorsConfig = z.object({
   allow_origins: z.array(z.string()).optional(),
@@ -15,7 +16,8 @@ const CorsConfig = z.object({
   max_age: z.number().int().nonnegative().optional(),
 });
 
-const ALWAYS_EXPOSED = ["X-Pagination-Next", "Content-Location", "Location"];
+// Mcp-Session-Id: browser MCP clients must read it to continue their session.
+const ALWAYS_EXPOSED = ["X-Pagination-Next", "Content-Location", "Location", "Mcp-Session-Id"];
 
 export function corsMiddleware(corsConfig: unknown) {
   const parsed = CorsConfig.safeParse(corsConfig ?? {});

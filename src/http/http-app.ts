@@ -4,6 +4,8 @@ import { authenticateCaller, type RequestAuthentication } from "../auth/authenti
 import { PayloadTooLargeError } from "../domain/errors.js";
 import type { HangarRuntime } from "../runtime.js";
 import { mountRestApi } from "../rest/app.js";
+import { mountMcp } from "../mcp/mcp-endpoint.js";
+import { mountA2a } from "../a2a/a2a-endpoint.js";
 import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
@@ -18,9 +20,15 @@ import { serverInfo } from "./server-info.js";
  * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
  * /ok, /info and the web console's static files (always open: the console asks for the key or
  * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
- * body-size check for everything else; GraphQL at /graphql and the LangGraph-compatible REST API.
+ * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
+ * LangGraph-compatible REST API.
  */
-export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): Hono<HttpEnv> {
+export function createHttpApp(
+  runtime: HangarRuntime,
+  graphql: GraphqlServer,
+  /** Collects what must close before the HTTP server can (open MCP sessions hold SSE streams). */
+  beforeServerClose: Array<() => Promise<void>> = [],
+): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const { apiKeys, maxBodyBytes } = runtime.config;
   const customRoutes = runtime.customRoutes ?? null;
@@ -49,6 +57,10 @@ export function createHttpApp(runtime: HangarRuntime, graphql: GraphqlServer): H
     return graphql.fetch(request, { actor: c.get("actor"), log: c.get("log") });
   });
 
+  // Agent protocols before the REST API, whose notFound handler answers everything unmatched.
+  const mcp = mountMcp(app, runtime);
+  if (mcp) beforeServerClose.push(() => mcp.close());
+  mountA2a(app, runtime);
   mountRestApi(app, runtime);
   return app;
 }

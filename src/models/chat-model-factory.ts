@@ -1,6 +1,4 @@
-import { ChatAnthropic } from "@langchain/anthropic";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ChatOpenAI } from "@langchain/openai";
 import { DEFAULT_OFFLINE_MODEL_NAME, OfflineChatModel } from "./offline-chat-model.js";
 
 export type ChatModelProvider = "openai" | "anthropic" | "offline";
@@ -41,12 +39,18 @@ export function chooseChatModel({ modelName, env = process.env }: CreateChatMode
   return { provider: hasValue(env.OPENAI_API_KEY) ? "openai" : "offline", model };
 }
 
-/** Constructs (never calls) the chat model chosen by {@link chooseChatModel}. */
-export function createChatModel(options: CreateChatModelOptions = {}): BaseChatModel {
+/**
+ * Constructs (never calls) the chat model chosen by {@link chooseChatModel}. Each provider's SDK
+ * is imported on first use, not when a graph imports this module: a server whose graphs use one
+ * provider, or only the offline model, does not load the others (the OpenAI SDK alone is ~230
+ * modules) at start-up.
+ */
+export async function createChatModel(options: CreateChatModelOptions = {}): Promise<BaseChatModel> {
   const env = options.env ?? process.env;
   const { provider, model } = chooseChatModel({ ...options, env });
   switch (provider) {
-    case "openai":
+    case "openai": {
+      const { ChatOpenAI } = await import("@langchain/openai");
       return new ChatOpenAI({
         model,
         apiKey: env.OPENAI_API_KEY,
@@ -54,12 +58,15 @@ export function createChatModel(options: CreateChatModelOptions = {}): BaseChatM
         streamUsage: true,
         ...(hasValue(env.OPENAI_BASE_URL) ? { configuration: { baseURL: env.OPENAI_BASE_URL } } : {}),
       });
-    case "anthropic":
+    }
+    case "anthropic": {
+      const { ChatAnthropic } = await import("@langchain/anthropic");
       return new ChatAnthropic({
         model,
         apiKey: env.ANTHROPIC_API_KEY,
         ...(hasValue(env.ANTHROPIC_BASE_URL) ? { anthropicApiUrl: env.ANTHROPIC_BASE_URL } : {}),
       });
+    }
     case "offline":
       return new OfflineChatModel({ modelName: model });
   }

@@ -6,6 +6,7 @@ import { respondWithError } from "./errors.js";
 import { assertStorableUrl } from "./read-body.js";
 import { assistantRoutes } from "./routes/assistants.js";
 import { cronRoutes, threadCronRoutes } from "./routes/crons.js";
+import { internalRoutes } from "./routes/internal.js";
 import { threadPruneRoutes } from "./routes/thread-prune.js";
 import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
@@ -19,7 +20,7 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
-  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing", "/store"]) {
+  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing", "/store", "/internal"]) {
     app.use(`${prefix}/*`, async (c, next) => {
       assertStorableUrl(c);
       await next();
@@ -39,6 +40,7 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   if (runs) app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
   if (!disabled("disable_store")) app.route("/store", storeRoutes(runtime));
+  if (runtime.config.enableTruncate) app.route("/internal", internalRoutes(runtime));
 
   app.onError((error, c) => respondWithError(c, error, c.get("log") ?? runtime.log));
   app.notFound((c) =>

@@ -145,7 +145,7 @@ export const assistantsService = {
       createdAt: now,
       updatedAt: now,
     };
-    return withTransaction(ctx.db, async (manager) => {
+    const created = await withTransaction(ctx.db, async (manager) => {
       const inserted = await manager
         .createQueryBuilder()
         .insert()
@@ -161,6 +161,8 @@ export const assistantsService = {
       await manager.insert(AssistantVersionEntity, versionOf(assistant, now));
       return assistant;
     });
+    ctx.streaming.signals.assistantsChanged();
+    return created;
   },
 
   async get(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
@@ -193,7 +195,7 @@ export const assistantsService = {
     const scope = await scopeOf(ctx, "assistants", "update", request);
     const stamped = stampedMetadata(request);
     input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? (stamped as JsonObject) : input.metadata };
-    return withTransaction(ctx.db, async (manager) => {
+    const updated = await withTransaction(ctx.db, async (manager) => {
       const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const [{ max }] = await manager.query(
         "SELECT max(version)::int AS max FROM assistant_versions WHERE assistant_id = $1",
@@ -215,13 +217,15 @@ export const assistantsService = {
       await manager.save(AssistantEntity, updated);
       return updated;
     });
+    ctx.streaming.signals.assistantsChanged();
+    return updated;
   },
 
   /** Makes an existing version active: the assistant's fields become that version's. */
   async setActiveVersion(ctx: ServiceContext, assistantIdOrGraph: string, version: number): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const scope = await scopeOf(ctx, "assistants", "update", { assistant_id: assistantId, version });
-    return withTransaction(ctx.db, async (manager) => {
+    const activated = await withTransaction(ctx.db, async (manager) => {
       const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const chosen = await manager.findOne(AssistantVersionEntity, { where: { assistantId, version } });
       if (!chosen) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
@@ -230,6 +234,8 @@ export const assistantsService = {
       await manager.save(AssistantEntity, updated);
       return updated;
     });
+    ctx.streaming.signals.assistantsChanged();
+    return activated;
   },
 
   async listVersions(
@@ -285,6 +291,7 @@ export const assistantsService = {
       if (options.deleteThreads) await threadsService.deleteCreatedByAssistant(manager, assistantId);
       await manager.delete(AssistantEntity, { assistantId });
     });
+    ctx.streaming.signals.assistantsChanged();
   },
 
   /** One assistant per deployed graph, with a stable id; existing ones are left as they are. */

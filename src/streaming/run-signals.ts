@@ -115,6 +115,19 @@ export class RunSignals {
     return this.on("crons-changed", listener);
   }
 
+  /**
+   * An assistant was created, changed or deleted: MCP sessions tell their clients the tool list
+   * changed. Raised in-process by the service; other processes hear the assistants trigger's
+   * NOTIFY, relayed by `listenForRunSignals`.
+   */
+  assistantsChanged(): void {
+    this.emitter.emit("assistants-changed");
+  }
+
+  onAssistantsChanged(listener: () => void): () => void {
+    return this.on("assistants-changed", listener);
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);
@@ -134,7 +147,7 @@ export function listenForRunSignals(
 ): Promise<{ close(): Promise<void> }> {
   return listenToChannels({
     connectionString,
-    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done"],
+    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done", "hangar_assistant_changed"],
     name: "hangar-run-signals",
     onNotification(message) {
       if (message.channel === "hangar_run_pending") {
@@ -144,6 +157,10 @@ export function listenForRunSignals(
         const dueAt = Number(message.payload);
         signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
       } else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
+      else if (message.channel === "hangar_assistant_changed") {
+        // This process's own changes were announced in-process at their commit already.
+        if (!isOwnBackend(message.processId)) signals.assistantsChanged();
+      }
       else if (message.channel === "hangar_run_done" && message.payload) {
         if (isOwnBackend(message.processId) && signals.isDoneRaisedByWorker(message.payload)) return;
         signals.runDone(message.payload);
@@ -152,6 +169,8 @@ export function listenForRunSignals(
     onReconnect: () => {
       signals.forgetCreatedRuns();
       signals.runPending();
+      // Assistant changes announced meanwhile were lost: clients look at their tool lists again.
+      signals.assistantsChanged();
     },
     log,
   });

@@ -4,9 +4,8 @@
  * downloaded at runtime. Other providers' tokenizers differ from OpenAI's, so for them this is
  * an approximation, which is what `tokens_estimated` tells the reader.
  */
-import { Tiktoken } from "js-tiktoken/lite";
-import cl100kBase from "js-tiktoken/ranks/cl100k_base";
-import o200kBase from "js-tiktoken/ranks/o200k_base";
+import { createRequire } from "node:module";
+import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
 import type { ContentBlock, NativeMessage } from "./message-types.js";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
@@ -22,13 +21,16 @@ export function encodingForModel(modelName: string | null): EncodingName {
 }
 
 // Building an encoder parses the rank file (~650 ms for o200k_base), so each is built once,
-// on first use, and kept for the life of the process.
+// on first use, and kept for the life of the process. The rank files themselves (3.4 MB of
+// source) are also loaded on first use, not at start-up: most traces report their usage. They
+// are plain data, so loading them through require (their CommonJS build) shares no state.
 const encoders = new Map<EncodingName, Tiktoken>();
+const require = createRequire(import.meta.url);
 
 function encoderFor(name: EncodingName): Tiktoken {
   let encoder = encoders.get(name);
   if (encoder === undefined) {
-    encoder = new Tiktoken(name === "o200k_base" ? o200kBase : cl100kBase);
+    encoder = new Tiktoken(require(`js-tiktoken/ranks/${name}`) as TiktokenBPE);
     encoders.set(name, encoder);
   }
   return encoder;

@@ -29,6 +29,12 @@ const input = { messages: [{ role: "user", content: "hi" }] };
 const thread = (f: Fixture) => `/threads/${f.thread.thread_id}`;
 const threadRun = (f: Fixture) => `/threads/${f.thread.thread_id}/runs/${f.run.run_id}`;
 const assistant = (f: Fixture) => `/assistants/${f.assistant.assistant_id}`;
+const a2aMessage = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "message/send",
+  params: { message: { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: "hi" }] } },
+};
 const traceRun = () => ({ id: randomUUID(), name: "t", run_type: "chain", inputs: {}, start_time: new Date().toISOString() });
 
 export const REST_CASES: RestCase[] = [
@@ -96,6 +102,11 @@ export const REST_CASES: RestCase[] = [
   { route: "PATCH /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, body: () => ({ outputs: {} }), refusedBy: "operator" },
   { route: "GET /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, refusedBy: "operator" },
   { route: "POST /tracing/runs/query", path: () => "/tracing/runs/query", body: () => ({}), refusedBy: "operator" },
+  // A2A: reading the assistant (assistants:read) comes first, before any message is read.
+  { route: "GET /a2a/:assistant_id/.well-known/agent-card.json", path: (f) => `/a2a/${f.assistant.assistant_id}/.well-known/agent-card.json`, refusedBy: "handler" },
+  { route: "GET /a2a/:assistant_id/.well-known/agent.json", path: (f) => `/a2a/${f.assistant.assistant_id}/.well-known/agent.json`, refusedBy: "handler" },
+  { route: "POST /a2a/:assistant_id", path: (f) => `/a2a/${f.assistant.assistant_id}`, body: () => a2aMessage, refusedBy: "handler" },
+  { route: "POST /a2a/:assistant_id/", path: (f) => `/a2a/${f.assistant.assistant_id}/`, body: () => a2aMessage, refusedBy: "handler" },
 ];
 
 export interface GraphqlCase {

@@ -3,8 +3,10 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { build } from "vite";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startTestServer, type TestServer, type TestServerOptions } from "../helpers/test-server.js";
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -69,4 +71,58 @@ export function watchPageErrors(page: Page): string[] {
     if (message.type() === "error") errors.push(`console: ${message.text()}`);
   });
   return errors;
+}
+
+export interface ConsoleBrowser {
+  /** The console built for this file (for a second server in the same file). */
+  consoleDirectory: string;
+  server: TestServer;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  /** The page's console errors and failed requests so far. */
+  pageErrors: string[];
+}
+
+/**
+ * The shared fixture of a browser test file: builds the console, starts a server serving it and
+ * opens one page in headless Chromium (beforeAll); closes them all (afterAll); screenshots a
+ * failing test's page as `failed-<prefix>-<test name>`. The returned object is filled in by
+ * beforeAll, so read its fields inside tests.
+ */
+export function useConsoleBrowser(options: {
+  server?: TestServerOptions;
+  viewport?: { width: number; height: number };
+  /** More options for the page's browser context (a time zone, …). */
+  contextOptions?: BrowserContextOptions;
+  screenshotPrefix: string;
+}): ConsoleBrowser {
+  const fixture = {} as ConsoleBrowser;
+  let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>> | undefined;
+  beforeAll(async () => {
+    // The browser first: without one there is nothing to build or start a server for.
+    fixture.browser = await launchChromium();
+    consoleBuild = await buildConsoleIntoTempDir();
+    fixture.consoleDirectory = consoleBuild.directory;
+    fixture.server = await startTestServer({ ...options.server, env: { ...options.server?.env, HANGAR_CONSOLE_DIR: consoleBuild.directory } });
+    fixture.context = await fixture.browser.newContext({
+      viewport: options.viewport ?? { width: 1360, height: 880 },
+      colorScheme: "light",
+      ...options.contextOptions,
+    });
+    fixture.page = await fixture.context.newPage();
+    fixture.page.setDefaultTimeout(10_000);
+    fixture.pageErrors = watchPageErrors(fixture.page);
+  }, 120_000);
+  afterAll(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+    await consoleBuild?.remove();
+  });
+  afterEach(async ({ task }) => {
+    if (task.result?.state === "fail" && fixture.page) {
+      await saveScreenshot(fixture.page, `failed-${options.screenshotPrefix}-${task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+    }
+  });
+  return fixture;
 }

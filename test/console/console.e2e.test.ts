@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
-import { buildConsoleIntoTempDir, launchChromium, saveScreenshot, watchPageErrors } from "./browser-helpers.js";
+import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 /**
  * The web console in a real browser against a real server: the flows people use it for, each
@@ -16,32 +16,14 @@ const TINY_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAABgAAAAYCAIAAABvFaqvAAAALklEQVR42mPQj76Mhm42aaMhYtQwjBpER4PI04apZtQgeho0mrJH89qoQXQxCACVSz+OiaNReQAAAABJRU5ErkJggg==";
 const VIEWPORT = { width: 1360, height: 880 };
 
-let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>>;
+const fixture = useConsoleBrowser({ viewport: VIEWPORT, screenshotPrefix: "console" });
 let server: TestServer;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let pageErrors: string[];
 
-beforeAll(async () => {
-  // The browser first: without one there is nothing to build or start a server for.
-  browser = await launchChromium();
-  consoleBuild = await buildConsoleIntoTempDir();
-  server = await startTestServer({ env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
-  context = await browser.newContext({ viewport: VIEWPORT, colorScheme: "light" });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  pageErrors = watchPageErrors(page);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await consoleBuild?.remove();
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await saveScreenshot(page, `failed-${task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+beforeAll(() => {
+  ({ server, browser, page, pageErrors } = fixture);
 });
 
 const heading = (text: string) => page.getByRole("heading", { level: 1, name: text });
@@ -347,7 +329,7 @@ describe("the web console", () => {
 
 describe("the web console with API keys", () => {
   it("asks for a key, refuses a wrong one, keeps the right one for the session and streams with it", async () => {
-    const protectedServer = await startTestServer({ apiKeys: [API_KEY], env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
+    const protectedServer = await startTestServer({ apiKeys: [API_KEY], env: { HANGAR_CONSOLE_DIR: fixture.consoleDirectory } });
     const keyContext = await browser.newContext({ viewport: VIEWPORT, colorScheme: "dark" });
     try {
       const keyPage = await keyContext.newPage();

@@ -1,8 +1,8 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { makeCronsDue } from "../helpers/sql.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
-import { buildConsoleIntoTempDir, launchChromium, saveScreenshot, watchPageErrors } from "./browser-helpers.js";
+import type { TestServer } from "../helpers/test-server.js";
+import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 /**
  * The console's Crons page in a real browser against a real server: list, create (with the
@@ -13,30 +13,13 @@ import { buildConsoleIntoTempDir, launchChromium, saveScreenshot, watchPageError
 const VIEWPORT = { width: 1360, height: 880 };
 const BROWSER_ZONE = "Europe/Berlin";
 
-let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>>;
+const fixture = useConsoleBrowser({ contextOptions: { timezoneId: BROWSER_ZONE }, viewport: VIEWPORT, screenshotPrefix: "crons" });
 let server: TestServer;
-let browser: Browser;
 let page: Page;
 let pageErrors: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  consoleBuild = await buildConsoleIntoTempDir();
-  server = await startTestServer({ env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
-  const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: "light", timezoneId: BROWSER_ZONE });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  pageErrors = watchPageErrors(page);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await consoleBuild?.remove();
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await saveScreenshot(page, `failed-crons-${task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+beforeAll(() => {
+  ({ server, page, pageErrors } = fixture);
 });
 
 /** The preview's firings once it has settled: the instants and the text each shows. */

@@ -1,9 +1,9 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
-import { buildConsoleIntoTempDir, launchChromium, saveScreenshot, watchPageErrors } from "./browser-helpers.js";
+import { saveScreenshot, useConsoleBrowser, watchPageErrors } from "./browser-helpers.js";
 
 /**
  * The console's Memory page in a real browser against real servers: the store browsed as a
@@ -16,31 +16,14 @@ const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 const DESKTOP = { width: 1360, height: 880 };
 const NARROW = { width: 420, height: 880 };
 
-let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>>;
+const fixture = useConsoleBrowser({ server: { configPath: path.join(fixtures, "store.langgraph.json") }, viewport: DESKTOP, screenshotPrefix: "memory" });
 let server: TestServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let pageErrors: string[];
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  consoleBuild = await buildConsoleIntoTempDir();
-  server = await startTestServer({ configPath: path.join(fixtures, "store.langgraph.json"), env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
-  context = await browser.newContext({ viewport: DESKTOP, colorScheme: "light" });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  pageErrors = watchPageErrors(page);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await consoleBuild?.remove();
-});
-
-afterEach(async ({ task }) => {
-  if (task.result?.state === "fail" && page) await saveScreenshot(page, `failed-memory-${task.name.slice(0, 40).replace(/\W+/g, "-")}`);
+beforeAll(() => {
+  ({ server, context, page, pageErrors } = fixture);
 });
 
 const tree = () => page.getByRole("navigation", { name: "Namespaces" });
@@ -228,7 +211,7 @@ describe("the console's memory page", () => {
 describe("the memory page on a deployment without a store index", () => {
   let plainServer: TestServer;
   beforeAll(async () => {
-    plainServer = await startTestServer({ env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
+    plainServer = await startTestServer({ env: { HANGAR_CONSOLE_DIR: fixture.consoleDirectory } });
   }, 60_000);
   afterAll(async () => {
     await plainServer?.close();

@@ -103,3 +103,31 @@ describe("messagesOfValues", () => {
     expect(messagesOfValues({ count: 1 })).toEqual([]);
   });
 });
+
+describe("tasks events (the graph view's live node states)", () => {
+  const task = (seq: number, data: Record<string, unknown>, event = "tasks"): RunEventLike => ({ seq, event, mode: "tasks", data });
+
+  it("keeps a node active from its task's start to its end, and records the interrupts it ended with", () => {
+    const started = fold([task(1, { id: "t1", name: "plan", input: {}, triggers: ["start:plan"] })]);
+    expect(started.activeNodes).toEqual(["plan"]);
+    const ended = fold([
+      task(1, { id: "t1", name: "plan", input: {}, triggers: ["start:plan"] }),
+      task(2, { id: "t1", name: "plan", result: [["notes", ["plan done"]]], interrupts: [] }),
+      task(3, { id: "t2", name: "review", input: {}, triggers: ["branch:to:review"] }),
+      task(4, { id: "t2", name: "review", result: [], interrupts: [{ id: "i1", value: { question: "ok?" } }] }),
+    ]);
+    expect(ended.activeNodes).toEqual([]);
+    expect(ended.interruptedNodes).toEqual({ review: [{ question: "ok?" }] });
+  });
+
+  it("ignores subgraph tasks, keeps a node active while another of its tasks runs, and ends with nothing active", () => {
+    const state = fold([
+      task(1, { id: "a", name: "fan", input: {}, triggers: ["x"] }),
+      task(2, { id: "b", name: "fan", input: {}, triggers: ["x"] }),
+      task(3, { id: "c", name: "search", input: {}, triggers: ["y"] }, "tasks|research:123"),
+      task(4, { id: "a", name: "fan", result: [], interrupts: [] }),
+    ]);
+    expect(state.activeNodes).toEqual(["fan"]);
+    expect(endRunStream(state).activeNodes).toEqual([]);
+  });
+});

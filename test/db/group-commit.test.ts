@@ -84,7 +84,7 @@ describe("RunStampingCheckpointer on the group commit", () => {
     return checkpoint;
   };
 
-  it("writes the checkpoints and writes of concurrent runs in shared statements, readable as PostgresSaver's", async () => {
+  it("writes the checkpoints and writes of concurrent runs in shared statements, readable back through the checkpointer", async () => {
     const saver = new RunStampingCheckpointer(pool);
     const threads = Array.from({ length: 12 }, (_, i) => `group-commit-${i}`);
     const checkpoints = threads.map((thread) => checkpointWith({ messages: [`hello ${thread}`], step: 1 }));
@@ -112,7 +112,7 @@ describe("RunStampingCheckpointer on the group commit", () => {
     }
   });
 
-  it("keeps PostgresSaver's conflict rules inside one round: plain writes keep the first, special ones replace", async () => {
+  it("keeps sequential writes' conflict rules inside one round: plain writes keep the first, special ones replace", async () => {
     const saver = new RunStampingCheckpointer(pool);
     const thread = "group-commit-conflicts";
     const checkpoint = checkpointWith({ step: 1 });

@@ -26,8 +26,8 @@ describe("chooseChatModel", () => {
 });
 
 describe("createChatModel", () => {
-  it("constructs ChatOpenAI, honouring OPENAI_BASE_URL for compatible servers", () => {
-    const model = createChatModel({
+  it("constructs ChatOpenAI, honouring OPENAI_BASE_URL for compatible servers", async () => {
+    const model = await createChatModel({
       modelName: "qwen2.5",
       env: { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1" },
     });
@@ -38,14 +38,14 @@ describe("createChatModel", () => {
     );
   });
 
-  it("constructs ChatAnthropic for claude models", () => {
-    const model = createChatModel({ modelName: "claude-sonnet-4-5", env: BOTH_KEYS });
+  it("constructs ChatAnthropic for claude models", async () => {
+    const model = await createChatModel({ modelName: "claude-sonnet-4-5", env: BOTH_KEYS });
     expect(model).toBeInstanceOf(ChatAnthropic);
     expect((model as ChatAnthropic).model).toBe("claude-sonnet-4-5");
   });
 
-  it("falls back to the offline model named after the request", () => {
-    const model = createChatModel({ modelName: "gpt-4o", env: {} });
+  it("falls back to the offline model named after the request", async () => {
+    const model = await createChatModel({ modelName: "gpt-4o", env: {} });
     expect(model).toBeInstanceOf(OfflineChatModel);
     expect((model as OfflineChatModel).modelName).toBe("gpt-4o");
   });

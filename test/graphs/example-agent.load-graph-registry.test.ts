@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadGraphRegistry, type GraphRegistry } from "../../src/graphs/graph-registry.js";
 import { createRecordingLog } from "./registry-test-helpers.js";
@@ -20,7 +21,7 @@ describe("the example deployment", () => {
   }, 60_000);
 
   it("deploys the agent graph with one model node", async () => {
-    expect(registry.names()).toEqual(["agent"]);
+    expect(registry.names()).toEqual(["agent", "approval"]);
     const drawing = await registry.getDrawing("agent");
     expect(drawing.nodes.map((node) => node.id)).toEqual(["__start__", "agent", "__end__"]);
   });
@@ -69,5 +70,27 @@ describe("the example deployment", () => {
       'Echo from offline-echo (system prompt: "You are a helpful assistant."): hello there',
     );
     expect(chunks.at(-1)!.usage_metadata).toEqual({ input_tokens: 7, output_tokens: 12, total_tokens: 19 });
+  });
+
+  it("deploys the approval graph, which stops in interrupt() with a HumanInterrupt and sends the accepted draft", async () => {
+    const drawing = await registry.getDrawing("approval");
+    expect(drawing.nodes.map((node) => node.id)).toEqual(["__start__", "write_draft", "review", "send", "__end__"]);
+    const graph = await registry.resolve("approval", { checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "approval-example" } };
+    const stopped = (await graph.invoke({ messages: [{ role: "user", content: "where is my order?" }] }, config)) as {
+      __interrupt__?: Array<{ value: unknown }>;
+      draft: string;
+    };
+    expect(stopped.__interrupt__?.[0]?.value).toEqual([
+      {
+        action_request: { action: "send_reply", args: { reply: stopped.draft } },
+        config: { allow_accept: true, allow_edit: true, allow_respond: true, allow_ignore: true },
+        description: "Send this reply to the customer?",
+      },
+    ]);
+    const sent = (await graph.invoke(new Command({ resume: [{ type: "accept", args: null }] }), config)) as AgentResult & { decision: string };
+    expect(sent.decision).toBe("accept");
+    expect(sent.messages.at(-1)?.getType()).toBe("ai");
+    expect(sent.messages.at(-1)?.content).toBe(stopped.draft);
   });
 });

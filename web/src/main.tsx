@@ -8,6 +8,7 @@ import "./styles/controls.css";
 import "./styles/components.css";
 import "./styles/assistants.css";
 import "./styles/crons.css";
+import "./styles/graph.css";
 import "./styles/memory.css";
 import "./styles/playground.css";
 import "./styles/threads.css";

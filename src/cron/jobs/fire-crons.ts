@@ -9,15 +9,12 @@
  *   than crons.service.ts, whose CRUD imports (assistants, threads → @langchain/langgraph) would
  *   add ~1 s and ~100 MB to this thread's start (measured under tsx); firing needs none of them.
  * - Embedded database (databaseUrl null): PGlite is one connection owned by the main thread, so
- *   each tick is a `fire` message answered by the main thread (cron-scheduler.ts).
+ *   each tick is a `fire` message answered by the main thread (cron-scheduler.ts), and this
+ *   thread loads no database code at all.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import pg from "pg";
-import { createDataSource } from "../../db/data-source.js";
 import { coerceError } from "../../domain/errors.js";
 import { createLogger } from "../../logger.js";
-import { fireDueCrons } from "../../services/crons/fire-due-crons.js";
-import { listenForCronChanges } from "../cron-change-listener.js";
 import type { SchedulerJobData, ToJobMessage, ToMainMessage } from "../scheduler-protocol.js";
 import { TickClock, type TickOutcome } from "../tick-clock.js";
 
@@ -71,6 +68,14 @@ async function stop(): Promise<void> {
 const FIRING_CONCURRENCY = 2;
 
 async function openDatabaseDriver(databaseUrl: string): Promise<Driver> {
+  // Imported here, not at the top: on the embedded database this thread only keeps the clock,
+  // and TypeORM with the entities alone would add ~30 MB to it.
+  const [{ default: pg }, { createDataSource }, { fireDueCrons }, { listenForCronChanges }] = await Promise.all([
+    import("pg"),
+    import("../../db/data-source.js"),
+    import("../../services/crons/fire-due-crons.js"),
+    import("../cron-change-listener.js"),
+  ]);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: FIRING_CONCURRENCY, application_name: "hangar-cron-scheduler" });
   pool.on("error", (error) => log.warn({ err: error }, "idle cron scheduler connection failed"));
   const dataSource = createDataSource(pool);

@@ -11,6 +11,8 @@ export interface TraceRunFilter {
   isRoot?: boolean;
   runTypes?: string[];
   names?: string[];
+  /** Case-insensitive substring of the name (LIKE wildcards in it match literally). */
+  nameContains?: string;
   modelName?: string;
   provider?: string;
   hasError?: boolean;
@@ -77,6 +79,7 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   if (filter.isRoot !== undefined) conditions.push(filter.isRoot ? "parent_run_id IS NULL" : "parent_run_id IS NOT NULL");
   if (filter.runTypes) add((ref) => `run_type = ANY(${ref}::text[])`, filter.runTypes);
   if (filter.names) add((ref) => `name = ANY(${ref}::text[])`, filter.names);
+  if (filter.nameContains) add((ref) => `name ILIKE '%' || ${ref} || '%'`, filter.nameContains.replace(/[\\%_]/g, (char) => `\\${char}`));
   if (filter.modelName) add((ref) => `model_name = ${ref}`, filter.modelName);
   if (filter.provider) add((ref) => `provider = ${ref}`, filter.provider);
   if (filter.hasError !== undefined) conditions.push(filter.hasError ? "error IS NOT NULL" : "error IS NULL");

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { withPoolTransaction } from "../tx.js";
 import {
   itemSearchConditions,
   namespaceHasPrefix,
@@ -43,19 +44,11 @@ export async function searchStoreItemsNearest(
     ) nearest JOIN store_items i ON i.namespace = nearest.namespace AND i.key = nearest.key
     WHERE ${itemSearchConditions(search, parameters)}`;
   const text = pageWithTtlRefresh(matching, search, parameters);
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
+  return withPoolTransaction(pool, async (client) => {
     await client.query("SELECT set_config('hnsw.ef_search', $1, true), set_config('enable_seqscan', 'off', true)", [String(candidates)]);
     // Before 0.8 pgvector reserves the hnsw. prefix without this setting: setting it would fail.
     if (options.iterativeScan) await client.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)");
     const { rows } = await client.query<StoreItemRow>(text, parameters.values);
-    await client.query("COMMIT");
     return rows;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

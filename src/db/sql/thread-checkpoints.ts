@@ -24,3 +24,10 @@ export async function deleteThreadCheckpoints(manager: EntityManager, threadIds:
     await manager.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [threadIds]);
   }
 }
+
+/** Deletes every checkpoint, blob and pending write of every thread (inside the caller's transaction). */
+export async function deleteAllCheckpoints(manager: EntityManager) {
+  for (const table of Object.keys(CHECKPOINT_TABLES)) {
+    await manager.query(`DELETE FROM ${table}`);
+  }
+}

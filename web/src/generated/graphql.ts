@@ -17,6 +17,20 @@ export type CancelRunInput = {
   wait?: boolean | null | undefined;
 };
 
+export type ContinueThreadInput = {
+  /** The node the edit is attributed to (decides what runs next). */
+  asNode?: string | null | undefined;
+  /** An assistant UUID, or a deployed graph's name. */
+  assistantId: string;
+  /** The checkpoint to continue from; the latest when omitted. */
+  checkpointId?: string | null | undefined;
+  /** What the run's stream carries; default [VALUES]. */
+  streamMode?: Array<StreamMode> | null | undefined;
+  threadId: string;
+  /** An edit written first, as the node `asNode` would return it; omitted: replay the checkpoint as it is. */
+  values?: unknown;
+};
+
 export type CostSource =
   /** The run reported its own costs. */
   | 'EXPLICIT'
@@ -355,6 +369,21 @@ export type DeleteCronMutationVariables = Exact<{
 
 export type DeleteCronMutation = { deleteCron: { deletedCronId: string } };
 
+export type AssistantGraphQueryVariables = Exact<{
+  assistantId: string;
+  xray?: number | null | undefined;
+}>;
+
+
+export type AssistantGraphQuery = { assistant: { assistantId: string, graphId: string, graphDrawing: Record<string, unknown> } };
+
+export type AssistantSubgraphsQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type AssistantSubgraphsQuery = { assistant: { assistantId: string, subgraphs: Array<{ namespace: string }> } };
+
 export type PlaygroundAssistantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -372,7 +401,7 @@ export type PlaygroundThreadQueryVariables = Exact<{
 }>;
 
 
-export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
+export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
 
 export type RunOutcomeQueryVariables = Exact<{
   runId: string;
@@ -457,6 +486,7 @@ export type ThreadListQueryVariables = Exact<{
   after?: string | null | undefined;
   status?: ThreadStatus | null | undefined;
   ids?: Array<string> | string | null | undefined;
+  metadata?: Record<string, unknown> | null | undefined;
 }>;
 
 
@@ -472,10 +502,25 @@ export type ThreadDetailQuery = { thread: { threadId: string, status: ThreadStat
 export type ThreadHistoryQueryVariables = Exact<{
   threadId: string;
   limit?: number | null | undefined;
+  before?: string | null | undefined;
 }>;
 
 
 export type ThreadHistoryQuery = { thread: { threadId: string, history: Array<{ checkpointId: string | null, parentCheckpointId: string | null, createdAt: string | null, next: Array<string>, values: unknown, interrupts: unknown, metadata: Record<string, unknown> | null, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown }> }> } };
+
+export type ThreadStateSchemaQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type ThreadStateSchemaQuery = { assistant: { assistantId: string, graphSchemas: { stateSchema: Record<string, unknown> | null } } };
+
+export type ContinueThreadMutationVariables = Exact<{
+  input: ContinueThreadInput;
+}>;
+
+
+export type ContinueThreadMutation = { continueThread: { checkpointId: string | null, editCheckpointId: string | null, run: { runId: string, status: RunStatus } } };
 
 export type CancelRunMutationVariables = Exact<{
   input: CancelRunInput;
@@ -543,6 +588,7 @@ export type TraceListQueryVariables = Exact<{
   after?: string | null | undefined;
   rootsOnly?: boolean | null | undefined;
   runType?: string | null | undefined;
+  nameContains?: string | null | undefined;
   model?: string | null | undefined;
   hasError?: boolean | null | undefined;
   startTimeFrom?: string | null | undefined;
@@ -1192,6 +1238,25 @@ export const DeleteCronDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteCronMutation, DeleteCronMutationVariables>;
+export const AssistantGraphDocument = new TypedDocumentString(`
+    query AssistantGraph($assistantId: ID!, $xray: Int) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    graphId
+    graphDrawing(xray: $xray)
+  }
+}
+    `) as unknown as TypedDocumentString<AssistantGraphQuery, AssistantGraphQueryVariables>;
+export const AssistantSubgraphsDocument = new TypedDocumentString(`
+    query AssistantSubgraphs($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    subgraphs {
+      namespace
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<AssistantSubgraphsQuery, AssistantSubgraphsQueryVariables>;
 export const PlaygroundAssistantsDocument = new TypedDocumentString(`
     query PlaygroundAssistants {
   assistants(first: 100, sortBy: UPDATED_AT, sortOrder: DESC) {
@@ -1233,6 +1298,10 @@ export const PlaygroundThreadDocument = new TypedDocumentString(`
     state {
       next
       interrupts
+      tasks {
+        name
+        interrupts
+      }
     }
     runs(first: 10) {
       edges {
@@ -1387,12 +1456,13 @@ export const DeleteStoreItemDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteStoreItemMutation, DeleteStoreItemMutationVariables>;
 export const ThreadListDocument = new TypedDocumentString(`
-    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!]) {
+    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadata: JSONObject) {
   threads(
     first: $first
     after: $after
     status: $status
     ids: $ids
+    metadata: $metadata
     sortBy: UPDATED_AT
     sortOrder: DESC
   ) {
@@ -1480,10 +1550,10 @@ fragment StateSnapshot on ThreadState {
   }
 }`) as unknown as TypedDocumentString<ThreadDetailQuery, ThreadDetailQueryVariables>;
 export const ThreadHistoryDocument = new TypedDocumentString(`
-    query ThreadHistory($threadId: ID!, $limit: Int) {
+    query ThreadHistory($threadId: ID!, $limit: Int, $before: String) {
   thread(threadId: $threadId) {
     threadId
-    history(limit: $limit) {
+    history(limit: $limit, before: $before) {
       ...StateSnapshot
     }
   }
@@ -1503,6 +1573,28 @@ export const ThreadHistoryDocument = new TypedDocumentString(`
     interrupts
   }
 }`) as unknown as TypedDocumentString<ThreadHistoryQuery, ThreadHistoryQueryVariables>;
+export const ThreadStateSchemaDocument = new TypedDocumentString(`
+    query ThreadStateSchema($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    graphSchemas {
+      stateSchema
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadStateSchemaQuery, ThreadStateSchemaQueryVariables>;
+export const ContinueThreadDocument = new TypedDocumentString(`
+    mutation ContinueThread($input: ContinueThreadInput!) {
+  continueThread(input: $input) {
+    checkpointId
+    editCheckpointId
+    run {
+      runId
+      status
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ContinueThreadMutation, ContinueThreadMutationVariables>;
 export const CancelRunDocument = new TypedDocumentString(`
     mutation CancelRun($input: CancelRunInput!) {
   cancelRun(input: $input) {
@@ -1532,12 +1624,13 @@ export const DeleteThreadDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;
 export const TraceListDocument = new TypedDocumentString(`
-    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
+    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $nameContains: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
   traces(
     first: $first
     after: $after
     rootsOnly: $rootsOnly
     runType: $runType
+    nameContains: $nameContains
     model: $model
     hasError: $hasError
     startTimeFrom: $startTimeFrom

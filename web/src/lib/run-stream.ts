@@ -39,6 +39,10 @@ export interface RunStreamState {
   partials: PartialMessage[];
   /** Nodes that finished, in order (updates events). */
   finishedNodes: string[];
+  /** Nodes running now: tasks started but not yet finished (tasks events, top-level graph). */
+  activeNodes: string[];
+  /** Node → the interrupt values its task stopped with (tasks events). */
+  interruptedNodes: Record<string, unknown[]>;
   interrupts: InterruptInfo[];
   /** The run's error event: {error, message}. */
   error: { error: string; message: string } | null;
@@ -54,6 +58,8 @@ export function startRunStream(runId: string): RunStreamState {
     values: null,
     partials: [],
     finishedNodes: [],
+    activeNodes: [],
+    interruptedNodes: {},
     interrupts: [],
     error: null,
     tokenChunks: 0,
@@ -71,6 +77,9 @@ export function applyRunEvent(state: RunStreamState, event: RunEventLike): RunSt
       return applyUpdates(next, event.data);
     case "messages":
       return applyMessages(next, event);
+    case "tasks":
+      // Subgraph tasks (`tasks|ns`) run inside a top-level node that is already shown as active.
+      return event.event === "tasks" ? applyTask(next, event.data) : next;
     case "error":
       return { ...next, error: readError(event.data) };
     default:
@@ -79,7 +88,26 @@ export function applyRunEvent(state: RunStreamState, event: RunEventLike): RunSt
 }
 
 export function endRunStream(state: RunStreamState): RunStreamState {
-  return { ...state, phase: "ended" };
+  return { ...state, phase: "ended", activeNodes: [] };
+}
+
+/**
+ * A `tasks` event: `{id, name, input, triggers}` when a node's task starts, `{id, name, result,
+ * error, interrupts}` when it ends. Several tasks of one node can run at once (Send), so the
+ * node stays active until its last task ends.
+ */
+function applyTask(state: RunStreamState, data: unknown): RunStreamState {
+  if (!isPlainObject(data) || typeof data.name !== "string") return state;
+  const name = data.name;
+  if ("triggers" in data) {
+    const { [name]: _resumed, ...interruptedNodes } = state.interruptedNodes;
+    return { ...state, activeNodes: [...state.activeNodes, name], interruptedNodes };
+  }
+  const index = state.activeNodes.indexOf(name);
+  const activeNodes = index < 0 ? state.activeNodes : state.activeNodes.filter((_node, at) => at !== index);
+  const interrupts = readInterrupts(data.interrupts);
+  if (interrupts.length === 0) return { ...state, activeNodes };
+  return { ...state, activeNodes, interruptedNodes: { ...state.interruptedNodes, [name]: interrupts.map((item) => item.value) } };
 }
 
 function applyValues(state: RunStreamState, event: RunEventLike): RunStreamState {

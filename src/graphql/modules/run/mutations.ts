@@ -86,7 +86,7 @@ builder.relayMutationField(
 );
 
 /** The service's request from the GraphQL input, with REST's defaults (run-wire.ts) and checks (RunCreate). */
-function createRunInputOf(input: {
+export function createRunInputOf(input: {
   threadId?: string | null;
   assistantId: string;
   input?: unknown;

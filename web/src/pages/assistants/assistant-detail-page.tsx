@@ -4,6 +4,7 @@ import { useAction, useQuery } from "../../api/use-query.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { CopyId } from "../../components/copy-id.js";
 import { ErrorBanner, Loading } from "../../components/feedback.js";
+import { GraphPanel } from "../../components/graph-panel.js";
 import { JsonView } from "../../components/json-view.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
@@ -85,6 +86,7 @@ export function AssistantDetailPage({ assistantId }: { assistantId: string }) {
           <JsonView value={assistant.config} label="Config" compact />
         </section>
       </div>
+      <GraphPanel assistantId={assistant.assistantId} />
       <VersionHistory
         // A new version resets the comparison to "previous → newest".
         key={versions[0]?.version}

@@ -77,41 +77,43 @@ export function AssistantsPage() {
         </EmptyState>
       )}
       {assistants && assistants.edges.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Graph</th>
-              <th className="numeric">Version</th>
-              <th>Description</th>
-              <th>Updated</th>
-              <th>ID</th>
-            </tr>
-          </thead>
-          <tbody>
-            {assistants.edges.map(({ node }) => (
-              <tr key={node.assistantId}>
-                <td>
-                  <Link to={routePath({ page: "assistant", assistantId: node.assistantId })} className="row-link">
-                    {node.name}
-                  </Link>
-                  {node.metadata.created_by === "system" && <span className="tag">system</span>}
-                </td>
-                <td>
-                  <span className="chip">{node.graphId}</span>
-                </td>
-                <td className="numeric">v{node.version}</td>
-                <td className="muted truncate">{node.description || "—"}</td>
-                <td>
-                  <TimeAgo iso={node.updatedAt} />
-                </td>
-                <td>
-                  <CopyId id={node.assistantId} />
-                </td>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Graph</th>
+                <th className="numeric">Version</th>
+                <th>Description</th>
+                <th>Updated</th>
+                <th>ID</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {assistants.edges.map(({ node }) => (
+                <tr key={node.assistantId}>
+                  <td>
+                    <Link to={routePath({ page: "assistant", assistantId: node.assistantId })} className="row-link">
+                      {node.name}
+                    </Link>
+                    {node.metadata.created_by === "system" && <span className="tag">system</span>}
+                  </td>
+                  <td>
+                    <span className="chip">{node.graphId}</span>
+                  </td>
+                  <td className="numeric">v{node.version}</td>
+                  <td className="muted truncate">{node.description || "—"}</td>
+                  <td>
+                    <TimeAgo iso={node.updatedAt} />
+                  </td>
+                  <td>
+                    <CopyId id={node.assistantId} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <CursorPager pages={pages} page={assistants} />
       {isCreating && (

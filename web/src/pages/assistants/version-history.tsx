@@ -29,58 +29,60 @@ export function VersionHistory({ versions, activeVersion, onActivate, isActivati
         Versions <span className="muted">({versions.length})</span>
       </h2>
       <ErrorBanner error={error} />
-      <table className="table table-compact">
-        <thead>
-          <tr>
-            <th>Version</th>
-            <th>Name</th>
-            <th>Created</th>
-            <th>Changes from the previous version</th>
-            <th aria-label="Actions" />
-          </tr>
-        </thead>
-        <tbody>
-          {versions.map((version, index) => {
-            const previous = versions[index + 1];
-            const changes = previous ? diffVersions(previous, version).length : null;
-            const isActive = version.version === activeVersion;
-            return (
-              <tr key={version.version} className={isActive ? "row-active" : undefined}>
-                <td>
-                  v{version.version} {isActive && <span className="badge badge-good">active</span>}
-                </td>
-                <td>{version.name}</td>
-                <td>
-                  <TimeAgo iso={version.createdAt} />
-                </td>
-                <td className="muted">{changes === null ? "first version" : changes === 1 ? "1 change" : `${changes} changes`}</td>
-                <td className="row-actions">
-                  <button
-                    type="button"
-                    className="button button-small"
-                    onClick={() => {
-                      setFromVersion(previous?.version ?? version.version);
-                      setToVersion(version.version);
-                    }}
-                    disabled={!previous}
-                  >
-                    Diff
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={isActive || isActivating}
-                    onClick={() => onActivate(version.version)}
-                    aria-label={`Make version ${version.version} active`}
-                  >
-                    Make active
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="table-scroll">
+        <table className="table table-compact">
+          <thead>
+            <tr>
+              <th>Version</th>
+              <th>Name</th>
+              <th>Created</th>
+              <th>Changes from the previous version</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((version, index) => {
+              const previous = versions[index + 1];
+              const changes = previous ? diffVersions(previous, version).length : null;
+              const isActive = version.version === activeVersion;
+              return (
+                <tr key={version.version} className={isActive ? "row-active" : undefined}>
+                  <td>
+                    v{version.version} {isActive && <span className="badge badge-good">active</span>}
+                  </td>
+                  <td>{version.name}</td>
+                  <td>
+                    <TimeAgo iso={version.createdAt} />
+                  </td>
+                  <td className="muted">{changes === null ? "first version" : changes === 1 ? "1 change" : `${changes} changes`}</td>
+                  <td className="row-actions">
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={() => {
+                        setFromVersion(previous?.version ?? version.version);
+                        setToVersion(version.version);
+                      }}
+                      disabled={!previous}
+                    >
+                      Diff
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      disabled={isActive || isActivating}
+                      onClick={() => onActivate(version.version)}
+                      aria-label={`Make version ${version.version} active`}
+                    >
+                      Make active
+                    </button>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       {versions.length > 1 && (
         <div className="diff-section">
           <div className="toolbar">

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
+import { GraphPanel } from "../../components/graph-panel.js";
 import { JsonEditor } from "../../components/json-editor.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
@@ -169,6 +170,9 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             onSend={send}
           />
         </section>
+        <aside className="playground-graph" aria-label="Graph of the run">
+          {selectedAssistantId && <GraphPanel assistantId={selectedAssistantId} activity={session.activity} height={460} />}
+        </aside>
       </div>
     </div>
   );

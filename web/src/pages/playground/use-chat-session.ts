@@ -14,6 +14,7 @@ import {
   type RunOutcomeQuery,
 } from "../../generated/graphql.js";
 import type { ChatMessage } from "../../lib/chat-messages.js";
+import { interruptedActivity, NO_ACTIVITY, type NodeActivity } from "../../lib/node-activity.js";
 import { routePath } from "../../lib/routes.js";
 import {
   applyRunEvent,
@@ -26,8 +27,9 @@ import {
 } from "../../lib/run-stream.js";
 import { navigate } from "../../router.js";
 
-// Full states after each step, the tokens of the step in progress, and which node finished.
-const STREAM_MODES: CreateRunInput["streamMode"] = ["VALUES", "UPDATES", "MESSAGES_TUPLE"];
+// Full states after each step, the tokens of the step in progress, which node finished, and
+// when each node's task starts and ends (the graph view's live highlight).
+const STREAM_MODES: CreateRunInput["streamMode"] = ["VALUES", "UPDATES", "MESSAGES_TUPLE", "TASKS"];
 
 type ThreadSnapshot = PlaygroundThreadQuery["thread"];
 
@@ -209,6 +211,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     runs,
     messages,
     interrupts,
+    activity: activityOf(shownRun?.stream ?? runs.at(-1)?.stream ?? null, thread),
     isBusy: unsettled.length > 0 || thread?.status === "BUSY",
     error,
     clearError: () => setError(null),
@@ -217,6 +220,17 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     resume,
     cancel,
   };
+}
+
+/**
+ * What the graph view highlights: the followed run's nodes (running, done, waiting), or for a
+ * thread opened while interrupted, the interrupted tasks its stored state names.
+ */
+function activityOf(stream: RunStreamState | null, thread: ThreadSnapshot | null): NodeActivity {
+  if (stream && (stream.phase !== "ended" || Object.keys(stream.interruptedNodes).length > 0 || stream.finishedNodes.length > 0)) {
+    return { active: stream.activeNodes, finished: stream.finishedNodes, interrupted: stream.interruptedNodes };
+  }
+  return thread?.status === "INTERRUPTED" ? interruptedActivity(thread.state?.tasks ?? []) : NO_ACTIVITY;
 }
 
 function asApiError(caught: unknown): ApiError {

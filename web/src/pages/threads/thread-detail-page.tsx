@@ -1,5 +1,6 @@
-import { useEffect, useState } from "react";
-import { execute } from "../../api/graphql-client.js";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { ApiError, execute } from "../../api/graphql-client.js";
+import { subscribe } from "../../api/subscriptions.js";
 import { useAction, useQuery } from "../../api/use-query.js";
 import { ConfirmDialog } from "../../components/confirm-dialog.js";
 import { CopyId } from "../../components/copy-id.js";
@@ -7,11 +8,15 @@ import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js"
 import { JsonView } from "../../components/json-view.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
-import { DeleteThreadDocument, ThreadDetailDocument } from "../../generated/graphql.js";
+import { GraphPanel } from "../../components/graph-panel.js";
+import { DeleteThreadDocument, RunEventsDocument, StartRunDocument, ThreadDetailDocument } from "../../generated/graphql.js";
+import { interruptedActivity } from "../../lib/node-activity.js";
+import { readInterrupts } from "../../lib/run-stream.js";
 import { messagesOfValues } from "../../lib/chat-messages.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
 import { ChatTranscript } from "../playground/chat-transcript.js";
+import { InterruptPanel } from "../playground/interrupt-panel.js";
 import { CheckpointHistory } from "./checkpoint-history.js";
 import { ThreadRunsTable } from "./thread-runs-table.js";
 
@@ -24,6 +29,20 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
   const isBusy = thread?.status === "BUSY";
   useEffect(() => setPolling(isBusy), [isBusy]);
   const [isDeleting, setDeleting] = useState(false);
+  const [resumeError, setResumeError] = useState<ApiError | null>(null);
+  const refetchDetail = detail.refetch;
+  const followed = useRef<Array<() => void>>([]);
+  // A run started from a checkpoint: re-read the thread once it has ended (its events complete),
+  // and meanwhile as the thread's status changes.
+  const followRun = useCallback(
+    (runId: string) => {
+      refetchDetail();
+      const stop = subscribe(RunEventsDocument, { runId }, { next: () => {}, error: () => refetchDetail(), complete: () => refetchDetail() });
+      followed.current.push(stop);
+    },
+    [refetchDetail],
+  );
+  useEffect(() => () => followed.current.forEach((stop) => stop()), []);
   const remove = useAction(async () => {
     await execute(DeleteThreadDocument, { input: { threadId } });
     navigate(routePath({ page: "threads" }));
@@ -41,6 +60,22 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
   const state = thread.state;
   const messages = messagesOfValues(state?.values);
   const hasInterrupts = Array.isArray(state?.interrupts) && state.interrupts.length > 0;
+  // A graph's name stands for its system assistant, for threads no assistant created.
+  const assistantId = thread.assistant?.assistantId ?? (typeof thread.metadata.graph_id === "string" ? thread.metadata.graph_id : null);
+  const activity = interruptedActivity(state?.tasks ?? []);
+  const resume = async (value: unknown) => {
+    if (!assistantId) return false;
+    try {
+      const { createRun } = await execute(StartRunDocument, {
+        input: { threadId: thread.threadId, assistantId, command: { resume: value }, streamMode: ["VALUES", "UPDATES", "TASKS"] },
+      });
+      followRun(createRun.run.runId);
+      return true;
+    } catch (caught) {
+      setResumeError(caught instanceof ApiError ? caught : new ApiError(String(caught), null, 0));
+      return false;
+    }
+  };
   return (
     <div className="page">
       <PageHeader
@@ -92,7 +127,12 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
           {hasInterrupts && (
             <>
               <h3 className="subheading">Interrupts</h3>
-              <JsonView value={state?.interrupts} label="Interrupts" compact />
+              {assistantId && thread.status === "INTERRUPTED" ? (
+                <InterruptPanel interrupts={readInterrupts(state?.interrupts)} onResume={resume} disabled={isBusy} />
+              ) : (
+                <JsonView value={state?.interrupts} label="Interrupts" compact />
+              )}
+              <ErrorBanner error={resumeError} />
             </>
           )}
           <h3 className="subheading">Values</h3>
@@ -107,8 +147,15 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
           {messages.length > 0 ? <ChatTranscript messages={messages} /> : <p className="muted">The state holds no messages.</p>}
         </section>
       </div>
+      {assistantId && <GraphPanel assistantId={assistantId} activity={activity} height={360} />}
       <ThreadRunsTable runs={thread.runs.edges.map((edge) => edge.node)} totalCount={thread.runs.totalCount} onChanged={detail.refetch} />
-      <CheckpointHistory threadId={thread.threadId} latestCheckpointId={state?.checkpointId ?? null} />
+      <CheckpointHistory
+        threadId={thread.threadId}
+        assistantId={assistantId}
+        latestCheckpointId={state?.checkpointId ?? null}
+        isBusy={isBusy}
+        onContinued={followRun}
+      />
       {isDeleting && (
         <ConfirmDialog
           title="Delete this thread?"
@@ -126,3 +173,4 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
     </div>
   );
 }
+

@@ -23,55 +23,57 @@ export function ThreadRunsTable({ runs, totalCount, onChanged }: { runs: RunRowF
       {runs.length === 0 ? (
         <p className="muted">No runs yet.</p>
       ) : (
-        <table className="table table-compact">
-          <thead>
-            <tr>
-              <th>Run</th>
-              <th>Status</th>
-              <th>Assistant</th>
-              <th>Strategy</th>
-              <th>Created</th>
-              <th className="numeric">Tokens</th>
-              <th className="numeric">Cost</th>
-              <th aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {runs.map((run) => {
-              const isActive = run.status === "PENDING" || run.status === "RUNNING";
-              return (
-                <tr key={run.runId}>
-                  <td>
-                    <CopyId id={run.runId} />
-                  </td>
-                  <td>
-                    <StatusBadge status={run.status} />
-                    {run.error != null && <span className="text-bad small" title={JSON.stringify(run.error)}> failed</span>}
-                  </td>
-                  <td>{run.assistant?.name ?? <span className="muted">deleted</span>}</td>
-                  <td className="muted">{run.multitaskStrategy.toLowerCase()}</td>
-                  <td>
-                    <TimeAgo iso={run.createdAt} />
-                  </td>
-                  <td className="numeric">{formatTokens(run.usage.totalTokens)}</td>
-                  <td className="numeric">{formatUsd(run.cost.totalCost)}</td>
-                  <td className="row-actions">
-                    {isActive && (
-                      <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => void cancel.run(run.runId)}>
-                        Cancel
-                      </button>
-                    )}
-                    {!isActive && (
-                      <Link className="button button-small" to={routePath({ page: "trace", traceId: run.runId, runId: null })}>
-                        Trace
-                      </Link>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <div className="table-scroll">
+          <table className="table table-compact">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>Status</th>
+                <th>Assistant</th>
+                <th>Strategy</th>
+                <th>Created</th>
+                <th className="numeric">Tokens</th>
+                <th className="numeric">Cost</th>
+                <th aria-label="Actions" />
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => {
+                const isActive = run.status === "PENDING" || run.status === "RUNNING";
+                return (
+                  <tr key={run.runId}>
+                    <td>
+                      <CopyId id={run.runId} />
+                    </td>
+                    <td>
+                      <StatusBadge status={run.status} />
+                      {run.error != null && <span className="text-bad small" title={JSON.stringify(run.error)}> failed</span>}
+                    </td>
+                    <td>{run.assistant?.name ?? <span className="muted">deleted</span>}</td>
+                    <td className="muted">{run.multitaskStrategy.toLowerCase()}</td>
+                    <td>
+                      <TimeAgo iso={run.createdAt} />
+                    </td>
+                    <td className="numeric">{formatTokens(run.usage.totalTokens)}</td>
+                    <td className="numeric">{formatUsd(run.cost.totalCost)}</td>
+                    <td className="row-actions">
+                      {isActive && (
+                        <button type="button" className="button button-small" disabled={cancel.isPending} onClick={() => void cancel.run(run.runId)}>
+                          Cancel
+                        </button>
+                      )}
+                      {!isActive && (
+                        <Link className="button button-small" to={routePath({ page: "trace", traceId: run.runId, runId: null })}>
+                          Trace
+                        </Link>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

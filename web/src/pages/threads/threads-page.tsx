@@ -5,6 +5,8 @@ import { CursorPager, useCursorPages } from "../../components/cursor-pager.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { ThreadListDocument, type ThreadStatus } from "../../generated/graphql.js";
+import { useDebounced } from "../../components/use-debounced.js";
+import { parseMetadataFilter } from "../../lib/metadata-filter.js";
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
 
@@ -12,16 +14,24 @@ const STATUSES: ThreadStatus[] = ["IDLE", "BUSY", "INTERRUPTED", "ERROR"];
 const PAGE_SIZE = 50;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Threads, most recently active first, by status or by exact id. */
+/** Threads, most recently active first, by status, by metadata (containment) or by exact id. */
 export function ThreadsPage() {
   const [status, setStatus] = useState<ThreadStatus | "">("");
   const [idText, setIdText] = useState("");
+  const [metadataText, setMetadataText] = useState("");
   const pages = useCursorPages(PAGE_SIZE);
   const id = idText.trim();
   const isIdValid = id === "" || UUID.test(id);
+  const metadata = parseMetadataFilter(useDebounced(metadataText, 250));
   const list = useQuery(
     ThreadListDocument,
-    { first: PAGE_SIZE, after: pages.after, status: status || null, ids: id && isIdValid ? [id] : null },
+    {
+      first: PAGE_SIZE,
+      after: pages.after,
+      status: status || null,
+      ids: id && isIdValid ? [id] : null,
+      metadata: metadata.ok ? metadata.value : null,
+    },
     { pollMs: 5000 },
   );
   const threads = list.data?.threads;
@@ -44,6 +54,18 @@ export function ThreadsPage() {
           }}
         />
         <kbd className="toolbar-hint" aria-hidden="true">/</kbd>
+        <input
+          type="search"
+          className="search-input"
+          placeholder='Metadata: owner=qa-team or {"owner": "qa-team"}'
+          aria-label="Find threads by metadata"
+          aria-invalid={!metadata.ok}
+          value={metadataText}
+          onChange={(event) => {
+            setMetadataText(event.target.value);
+            pages.reset();
+          }}
+        />
         <label className="inline-field">
           Status
           <select
@@ -64,50 +86,64 @@ export function ThreadsPage() {
         {threads && <span className="toolbar-count">{threads.totalCount} threads</span>}
       </div>
       {!isIdValid && <p className="field-error">A thread id is a full UUID, e.g. 1f2e…-…</p>}
+      {!metadata.ok && <p className="field-error">{metadata.message}</p>}
       <ErrorBanner error={list.error} onRetry={list.refetch} />
       {!threads && list.isLoading && <Loading />}
       {threads && threads.edges.length === 0 && <EmptyState title="No threads match" />}
       {threads && threads.edges.length > 0 && (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Thread</th>
-              <th>Status</th>
-              <th>Assistant</th>
-              <th>Updated</th>
-              <th>Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {threads.edges.map(({ node }) => (
-              <tr key={node.threadId}>
-                <td>
-                  <Link to={routePath({ page: "thread", threadId: node.threadId })} className="row-link">
-                    <code>{node.threadId}</code>
-                  </Link>
-                </td>
-                <td>
-                  <StatusBadge status={node.status} />
-                </td>
-                <td>
-                  {node.assistant ? (
-                    <Link to={routePath({ page: "assistant", assistantId: node.assistant.assistantId })}>{node.assistant.name}</Link>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td>
-                  <TimeAgo iso={node.updatedAt} />
-                </td>
-                <td>
-                  <TimeAgo iso={node.createdAt} />
-                </td>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Thread</th>
+                <th>Status</th>
+                <th>Assistant</th>
+                <th>Updated</th>
+                <th>Created</th>
+                <th>Metadata</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {threads.edges.map(({ node }) => (
+                <tr key={node.threadId}>
+                  <td>
+                    <Link to={routePath({ page: "thread", threadId: node.threadId })} className="row-link">
+                      <code>{node.threadId}</code>
+                    </Link>
+                  </td>
+                  <td>
+                    <StatusBadge status={node.status} />
+                  </td>
+                  <td>
+                    {node.assistant ? (
+                      <Link to={routePath({ page: "assistant", assistantId: node.assistant.assistantId })}>{node.assistant.name}</Link>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                  <td>
+                    <TimeAgo iso={node.updatedAt} />
+                  </td>
+                  <td>
+                    <TimeAgo iso={node.createdAt} />
+                  </td>
+                  <td className="metadata-cell">
+                    <code>{metadataSummary(node.metadata)}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <CursorPager pages={pages} page={threads} />
     </div>
   );
+}
+
+/** The metadata as `key=value` pairs (the ids the console sets are left out), for the list. */
+function metadataSummary(metadata: Record<string, unknown>): string {
+  const shown = Object.entries(metadata).filter(([key]) => key !== "assistant_id" && key !== "graph_id");
+  const text = shown.map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`).join(" ");
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text || "—";
 }

@@ -14,53 +14,55 @@ export function ModelCallsTable({ calls, totals, onSelect }: { calls: TraceRunNo
       {calls.length === 0 ? (
         <p className="muted">This trace made no model calls.</p>
       ) : (
-        <table className="table table-compact" data-testid="model-calls">
-          <thead>
-            <tr>
-              <th>Call</th>
-              <th>Model</th>
-              <th className="numeric">Latency</th>
-              <th className="numeric">Input tokens</th>
-              <th className="numeric">Output tokens</th>
-              <th className="numeric">Input cost</th>
-              <th className="numeric">Output cost</th>
-              <th className="numeric">Cost</th>
-            </tr>
-          </thead>
-          <tbody>
-            {calls.map((call) => (
-              <tr key={call.traceRunId}>
-                <td>
-                  <button type="button" className="link-button" onClick={() => onSelect(call.traceRunId)}>
-                    {call.name ?? "(unnamed)"}
-                  </button>
-                </td>
-                <td>{call.modelName ?? "—"}</td>
-                <td className="numeric">{formatLatency(call.latencyMs)}</td>
-                <td className="numeric">
-                  {formatTokens(call.usage?.inputTokens)}
-                  {call.usage?.estimated && <span className="muted" title="Estimated with a tokenizer"> ≈</span>}
-                </td>
-                <td className="numeric">{formatTokens(call.usage?.outputTokens)}</td>
-                <td className="numeric">{formatUsd(call.cost?.promptCost)}</td>
-                <td className="numeric">{formatUsd(call.cost?.completionCost)}</td>
-                <td className="numeric">{formatUsd(call.cost?.totalCost)}</td>
+        <div className="table-scroll">
+          <table className="table table-compact" data-testid="model-calls">
+            <thead>
+              <tr>
+                <th>Call</th>
+                <th>Model</th>
+                <th className="numeric">Latency</th>
+                <th className="numeric">Input tokens</th>
+                <th className="numeric">Output tokens</th>
+                <th className="numeric">Input cost</th>
+                <th className="numeric">Output cost</th>
+                <th className="numeric">Cost</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={3}>
-                Trace total ({totals.runCount} runs)
-              </th>
-              <td className="numeric">{formatTokens(totals.usage.inputTokens)}</td>
-              <td className="numeric">{formatTokens(totals.usage.outputTokens)}</td>
-              <td className="numeric">{formatUsd(totals.cost.promptCost)}</td>
-              <td className="numeric">{formatUsd(totals.cost.completionCost)}</td>
-              <td className="numeric">{formatUsd(totals.cost.totalCost)}</td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {calls.map((call) => (
+                <tr key={call.traceRunId}>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => onSelect(call.traceRunId)}>
+                      {call.name ?? "(unnamed)"}
+                    </button>
+                  </td>
+                  <td>{call.modelName ?? "—"}</td>
+                  <td className="numeric">{formatLatency(call.latencyMs)}</td>
+                  <td className="numeric">
+                    {formatTokens(call.usage?.inputTokens)}
+                    {call.usage?.estimated && <span className="muted" title="Estimated with a tokenizer"> ≈</span>}
+                  </td>
+                  <td className="numeric">{formatTokens(call.usage?.outputTokens)}</td>
+                  <td className="numeric">{formatUsd(call.cost?.promptCost)}</td>
+                  <td className="numeric">{formatUsd(call.cost?.completionCost)}</td>
+                  <td className="numeric">{formatUsd(call.cost?.totalCost)}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Trace total ({totals.runCount} runs)
+                </th>
+                <td className="numeric">{formatTokens(totals.usage.inputTokens)}</td>
+                <td className="numeric">{formatTokens(totals.usage.outputTokens)}</td>
+                <td className="numeric">{formatUsd(totals.cost.promptCost)}</td>
+                <td className="numeric">{formatUsd(totals.cost.completionCost)}</td>
+                <td className="numeric">{formatUsd(totals.cost.totalCost)}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -11,7 +11,7 @@ export interface TraceFilterValues {
   model: string;
   status: "any" | "error" | "ok";
   rootsOnly: boolean;
-  /** Matched against the names of the rows already loaded: the API has no name filter. */
+  /** Sent to the server (traces' nameContains): every recorded run is searched, not only loaded rows. */
   nameContains: string;
 }
 
@@ -58,6 +58,7 @@ export function listVariables(filters: TraceFilterValues, period: { from: Date; 
     first: 50,
     rootsOnly: searchesRootsOnly(filters),
     runType: filters.runType || null,
+    nameContains: filters.nameContains.trim() || null,
     model: filters.model || null,
     hasError: filters.status === "any" ? null : filters.status === "error",
     startTimeFrom: period.from.toISOString(),
@@ -81,8 +82,8 @@ export function TraceFilters({ value, models, onChange, onRefresh }: TraceFilter
       <input
         type="search"
         className="search-input"
-        placeholder="Name contains (loaded rows)"
-        aria-label="Filter the loaded traces by name"
+        placeholder="Name contains"
+        aria-label="Search traces by name"
         data-search
         value={value.nameContains}
         onChange={(event) => set("nameContains", event.target.value)}

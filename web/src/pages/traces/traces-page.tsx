@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
+import { useDebounced } from "../../components/use-debounced.js";
 import { ApiError, execute } from "../../api/graphql-client.js";
 import { useQuery } from "../../api/use-query.js";
 import { EmptyState, ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
@@ -19,7 +20,9 @@ export function TracesPage() {
   const [filters, setFilters] = useState(rememberedFilters);
   const [refreshedAt, setRefreshedAt] = useState(() => new Date());
   const period = useMemo(() => timeWindow(filters, refreshedAt), [filters, refreshedAt]);
-  const variables = listVariables(filters, period);
+  // The name is searched on the server: ask once typing pauses, not on every keystroke.
+  const nameContains = useDebounced(filters.nameContains, 250);
+  const variables = listVariables({ ...filters, nameContains }, period);
   const list = useQuery(TraceListDocument, variables);
   const usage = useQuery(UsageByDayAndModelDocument, { from: period.from.toISOString(), to: period.to.toISOString() });
   const [morePages, setMorePages] = useState<{ rows: TraceRowFragment[]; cursor: string | null; error: ApiError | null }>({
@@ -33,8 +36,6 @@ export function TracesPage() {
 
   const firstPage = list.data?.traces;
   const rows = [...(firstPage?.edges.map((edge) => edge.node) ?? []), ...morePages.rows];
-  const needle = filters.nameContains.trim().toLowerCase();
-  const shown = needle ? rows.filter((row) => (row.name ?? "").toLowerCase().includes(needle)) : rows;
   const hasLoadedMore = morePages.rows.length > 0;
   const nextCursor = hasLoadedMore ? morePages.cursor : (firstPage?.pageInfo.endCursor ?? null);
   const hasMore = hasLoadedMore ? morePages.cursor !== null : Boolean(firstPage?.pageInfo.hasNextPage);
@@ -61,59 +62,60 @@ export function TracesPage() {
       <TraceFilters value={filters} models={models} onChange={setFilters} onRefresh={() => setRefreshedAt(new Date())} />
       <ErrorBanner error={list.error ?? morePages.error} onRetry={list.refetch} />
       {!firstPage && list.isLoading && <Loading />}
-      {firstPage && shown.length === 0 && <EmptyState title="No traces match">Runs record traces as they execute.</EmptyState>}
-      {shown.length > 0 && (
-        <table className="table" data-testid="trace-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Type</th>
-              <th>Status</th>
-              <th>Started</th>
-              <th className="numeric">Latency</th>
-              <th className="numeric">Tokens</th>
-              <th className="numeric">Cost</th>
-              <th>Model</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((row) => (
-              <tr key={row.traceRunId}>
-                <td>
-                  <Link
-                    className="row-link"
-                    to={routePath({
-                      page: "trace",
-                      traceId: row.traceId ?? row.traceRunId,
-                      runId: row.traceId && row.traceId !== row.traceRunId ? row.traceRunId : null,
-                    })}
-                  >
-                    {row.name ?? "(unnamed)"}
-                  </Link>
-                  {row.totals && <span className="muted small"> · {row.totals.runCount} runs</span>}
-                </td>
-                <td>
-                  <span className="chip">{row.runType ?? "—"}</span>
-                </td>
-                <td>
-                  <StatusBadge status={row.status} />
-                </td>
-                <td>
-                  <TimeAgo iso={row.startTime} />
-                </td>
-                <td className="numeric">{formatLatency(row.latencyMs)}</td>
-                <td className="numeric">{formatTokens(row.totals?.usage.totalTokens ?? row.usage?.totalTokens)}</td>
-                <td className="numeric">{formatUsd(row.totals?.cost.totalCost ?? row.cost?.totalCost)}</td>
-                <td className="muted">{row.modelName ?? "—"}</td>
+      {firstPage && rows.length === 0 && <EmptyState title="No traces match">Runs record traces as they execute.</EmptyState>}
+      {rows.length > 0 && (
+        <div className="table-scroll">
+          <table className="table" data-testid="trace-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Type</th>
+                <th>Status</th>
+                <th>Started</th>
+                <th className="numeric">Latency</th>
+                <th className="numeric">Tokens</th>
+                <th className="numeric">Cost</th>
+                <th>Model</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.traceRunId}>
+                  <td>
+                    <Link
+                      className="row-link"
+                      to={routePath({
+                        page: "trace",
+                        traceId: row.traceId ?? row.traceRunId,
+                        runId: row.traceId && row.traceId !== row.traceRunId ? row.traceRunId : null,
+                      })}
+                    >
+                      {row.name ?? "(unnamed)"}
+                    </Link>
+                    {row.totals && <span className="muted small"> · {row.totals.runCount} runs</span>}
+                  </td>
+                  <td>
+                    <span className="chip">{row.runType ?? "—"}</span>
+                  </td>
+                  <td>
+                    <StatusBadge status={row.status} />
+                  </td>
+                  <td>
+                    <TimeAgo iso={row.startTime} />
+                  </td>
+                  <td className="numeric">{formatLatency(row.latencyMs)}</td>
+                  <td className="numeric">{formatTokens(row.totals?.usage.totalTokens ?? row.usage?.totalTokens)}</td>
+                  <td className="numeric">{formatUsd(row.totals?.cost.totalCost ?? row.cost?.totalCost)}</td>
+                  <td className="muted">{row.modelName ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {firstPage && (
         <p className="muted small">
-          {needle ? `${shown.length} of ${rows.length} loaded rows match the name; ` : ""}
-          {firstPage.totalCount} in total.
+          {firstPage.totalCount} {nameContains.trim() ? `whose name contains “${nameContains.trim()}”` : "in total"}.
         </p>
       )}
       {hasMore && (

@@ -14,42 +14,44 @@ export function UsageBreakdown({ usage, cost }: { usage: UsageNumbersFragment | 
   const inputCostKinds = detailEntries(cost?.promptCostDetails);
   const outputCostKinds = detailEntries(cost?.completionCostDetails);
   return (
-    <table className="table table-compact usage-table" data-testid="usage-breakdown">
-      <thead>
-        <tr>
-          <th />
-          <th className="numeric">Tokens</th>
-          <th className="numeric">Cost</th>
-        </tr>
-      </thead>
-      <tbody>
-        <tr>
-          <th scope="row">Input</th>
-          <td className="numeric">{formatTokens(usage?.inputTokens)}</td>
-          <td className="numeric">{formatUsd(cost?.promptCost)}</td>
-        </tr>
-        {kindRows(inputKinds, inputCostKinds)}
-        <tr>
-          <th scope="row">Output</th>
-          <td className="numeric">{formatTokens(usage?.outputTokens)}</td>
-          <td className="numeric">{formatUsd(cost?.completionCost)}</td>
-        </tr>
-        {kindRows(outputKinds, outputCostKinds)}
-      </tbody>
-      <tfoot>
-        <tr>
-          <th scope="row">Total</th>
-          <td className="numeric">
-            {formatTokens(usage?.totalTokens)}
-            {usage?.estimated && <span className="muted" title="No counts were reported; estimated with a tokenizer"> (estimated)</span>}
-          </td>
-          <td className="numeric">
-            {formatUsd(cost?.totalCost)}
-            {cost?.source && <span className="muted small"> {COST_SOURCES[cost.source]}</span>}
-          </td>
-        </tr>
-      </tfoot>
-    </table>
+    <div className="table-scroll">
+      <table className="table table-compact usage-table" data-testid="usage-breakdown">
+        <thead>
+          <tr>
+            <th />
+            <th className="numeric">Tokens</th>
+            <th className="numeric">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <th scope="row">Input</th>
+            <td className="numeric">{formatTokens(usage?.inputTokens)}</td>
+            <td className="numeric">{formatUsd(cost?.promptCost)}</td>
+          </tr>
+          {kindRows(inputKinds, inputCostKinds)}
+          <tr>
+            <th scope="row">Output</th>
+            <td className="numeric">{formatTokens(usage?.outputTokens)}</td>
+            <td className="numeric">{formatUsd(cost?.completionCost)}</td>
+          </tr>
+          {kindRows(outputKinds, outputCostKinds)}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total</th>
+            <td className="numeric">
+              {formatTokens(usage?.totalTokens)}
+              {usage?.estimated && <span className="muted" title="No counts were reported; estimated with a tokenizer"> (estimated)</span>}
+            </td>
+            <td className="numeric">
+              {formatUsd(cost?.totalCost)}
+              {cost?.source && <span className="muted small"> {COST_SOURCES[cost.source]}</span>}
+            </td>
+          </tr>
+        </tfoot>
+      </table>
+    </div>
   );
 }
 

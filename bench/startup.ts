@@ -1,0 +1,157 @@
+/**
+ * Start-up benchmark: how long the built server (`node dist/src/cli.js serve`, as `npm start`
+ * runs it, on the example deployment) takes to answer /ok, and how much memory it holds then and
+ * once idle, on both databases:
+ *
+ * - embedded, first start: a new HANGAR_DATA_DIR (initdb, migrations);
+ * - embedded, restart: the same directory again;
+ * - postgres, first start: a new database (migrations); postgres, restart: the same one again.
+ *
+ * Each scenario runs BENCH_STARTUP_REPEATS times (default 3; medians reported), each on a new
+ * data directory or database for the "first start" rows. RSS is the server process's VmRSS at
+ * /ok and after BENCH_STARTUP_IDLE_S seconds idle (default 10), plus its children's (if any);
+ * CPU is the server's user + system time until /ok, and apart that of the child processes it
+ * ran and waited for until then (initdb of a new embedded database). A last row times `scripts/build.ts` on a
+ * checkout where nothing changed (the build check `npm start` runs before the server).
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import {
+  REPO_ROOT,
+  RESULTS_DIR,
+  createBenchDatabase,
+  envInt,
+  printTable,
+  repoState,
+  round,
+  startServerProcess,
+  waitForQuietMachine,
+  writeResults,
+  type BenchDatabase,
+  type ResultRow,
+} from "./bench-kit.js";
+
+const REPEATS = Math.max(1, envInt("BENCH_STARTUP_REPEATS", 3));
+const IDLE_S = envInt("BENCH_STARTUP_IDLE_S", 10);
+
+interface StartSample {
+  ok_ms: number;
+  cpu_ms: number;
+  children_cpu_ms: number;
+  rss_ok_mb: number;
+  rss_idle_mb: number;
+  peak_mb: number;
+  children_mb: number;
+}
+
+async function startOnce(label: string, stamp: string, target: { databaseUrl: string | null; dataDir?: string }): Promise<StartSample> {
+  const logPath = path.join(RESULTS_DIR, `startup-${stamp}-${label}.log`);
+  const started = performance.now();
+  const server = await startServerProcess({
+    configPath: "examples/langgraph.json",
+    databaseUrl: target.databaseUrl,
+    logPath,
+    entry: "built",
+    env: target.dataDir ? { HANGAR_DATA_DIR: target.dataDir } : {},
+  });
+  try {
+    const ok_ms = Math.round(performance.now() - started);
+    const cpu_ms = Math.round(server.cpuMs());
+    const children_cpu_ms = Math.round(server.exitedChildrenCpuMs());
+    const rss_ok_mb = server.rssMb() ?? Number.NaN;
+    await new Promise((resolve) => setTimeout(resolve, IDLE_S * 1000));
+    return {
+      ok_ms,
+      cpu_ms,
+      children_cpu_ms,
+      rss_ok_mb,
+      rss_idle_mb: server.rssMb() ?? Number.NaN,
+      peak_mb: server.peakRssMb() ?? Number.NaN,
+      children_mb: server.childrenRssMb(),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : round((sorted[middle - 1]! + sorted[middle]!) / 2, 1);
+}
+
+function summarize(scenario: string, samples: StartSample[], busyPct: number): ResultRow {
+  const of = (key: keyof StartSample) => median(samples.map((sample) => sample[key]));
+  return {
+    scenario,
+    busy_before_pct: busyPct,
+    n: samples.length,
+    ok_ms: of("ok_ms"),
+    ok_ms_max: Math.max(...samples.map((sample) => sample.ok_ms)),
+    cpu_ms: of("cpu_ms"),
+    children_cpu_ms: of("children_cpu_ms"),
+    rss_ok_mb: of("rss_ok_mb"),
+    rss_idle_mb: of("rss_idle_mb"),
+    peak_mb: of("peak_mb"),
+    children_mb: of("children_mb"),
+  };
+}
+
+/** `scripts/build.ts`, as `npm start` runs it first; returns its wall time. */
+function runBuild(): number {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/build.ts"], { cwd: REPO_ROOT, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`scripts/build.ts failed:\n${result.stdout}${result.stderr}`);
+  return Math.round(performance.now() - started);
+}
+
+export async function startupSuite(stamp: string): Promise<void> {
+  // The suite measures the built server: build what changed first (not timed), then the check alone.
+  runBuild();
+  const rows: ResultRow[] = [];
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hangar-bench-startup-"));
+  const databases: BenchDatabase[] = [];
+  try {
+    const embeddedFirst: StartSample[] = [];
+    const embeddedRestart: StartSample[] = [];
+    const postgresFirst: StartSample[] = [];
+    const postgresRestart: StartSample[] = [];
+    let busy = 100;
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      busy = Math.min(busy, (await waitForQuietMachine()).busy_pct);
+      const dataDir = path.join(scratch, `data-${repeat}`);
+      embeddedFirst.push(await startOnce(`embedded-first-${repeat}`, stamp, { databaseUrl: null, dataDir }));
+      embeddedRestart.push(await startOnce(`embedded-restart-${repeat}`, stamp, { databaseUrl: null, dataDir }));
+      const database = await createBenchDatabase("startup");
+      databases.push(database);
+      postgresFirst.push(await startOnce(`postgres-first-${repeat}`, stamp, { databaseUrl: database.url }));
+      postgresRestart.push(await startOnce(`postgres-restart-${repeat}`, stamp, { databaseUrl: database.url }));
+    }
+    rows.push(summarize("embedded, first start", embeddedFirst, busy));
+    rows.push(summarize("embedded, restart", embeddedRestart, busy));
+    rows.push(summarize("postgres, first start", postgresFirst, busy));
+    rows.push(summarize("postgres, restart", postgresRestart, busy));
+    const builds = Array.from({ length: REPEATS }, () => runBuild());
+    rows.push({ scenario: "build check, nothing changed", n: REPEATS, ok_ms: median(builds), ok_ms_max: Math.max(...builds) });
+  } finally {
+    for (const database of databases) await database.drop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  printTable(`Start-up of the built server (example deployment; medians of ${REPEATS}, idle ${IDLE_S} s)`, rows, [
+    "busy_before_pct",
+    "n",
+    "ok_ms",
+    "ok_ms_max",
+    "cpu_ms",
+    "children_cpu_ms",
+    "rss_ok_mb",
+    "rss_idle_mb",
+    "peak_mb",
+    "children_mb",
+  ]);
+  const file = writeResults("startup", stamp, { suite: "startup", ...repoState(), node: process.version, repeats: REPEATS, idle_s: IDLE_S, rows });
+  console.log(`\nresults: ${file}`);
+}

@@ -1,0 +1,194 @@
+import type { Assistant } from "../domain/assistant.js";
+import type { ExposedAssistants } from "../graphs/agent-protocols-config.js";
+import { coerceError } from "../domain/errors.js";
+import { threadIdForContext } from "../domain/ids.js";
+import type { JsonObject } from "../domain/json.js";
+import type { Run, StreamMode } from "../domain/run.js";
+import type { RunStreamEvent } from "../domain/run-event.js";
+import { assistantsService } from "./assistants.service.js";
+import { runResultsService, type RunResult } from "./run-results.service.js";
+import { runsService, type CreateRunInput } from "./runs.service.js";
+import type { ServiceContext } from "./service-context.js";
+
+/**
+ * Assistants called as agents by other programs (MCP tools, A2A agents). Every call is an
+ * ordinary run created through runsService (authorized, listed, streamable, traced); this module
+ * only decides the run's shape and reads its end, so the protocol adapters stay thin.
+ */
+
+/** Which assistants a protocol exposes (langgraph.json http.mcp / http.a2a): null means all. */
+export type { ExposedAssistants };
+
+export interface CallableAssistant {
+  assistant: Assistant;
+  /** The graph's input JSON Schema, or null when the graph declares none Hangar can read. */
+  inputSchema: Record<string, unknown> | null;
+}
+
+export interface AgentCallInput {
+  assistantId: string;
+  input: unknown;
+  /** Request headers for `config.configurable` (http.configurable_headers). */
+  headers?: Record<string, string>;
+  metadata?: JsonObject;
+}
+
+/** How a run ended, from its stream: the last `values` and, if it failed, its error. */
+export interface AgentCallResult {
+  run: Run;
+  values: RunResult;
+  error: { error?: string; message?: string } | null;
+}
+
+// Tool lists are read in pages of this size; a deployment with more assistants still lists all.
+const PAGE_SIZE = 100;
+
+function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): CreateRunInput {
+  const configurable = call.headers && Object.keys(call.headers).length > 0 ? { configurable: call.headers } : null;
+  return {
+    threadId,
+    assistantId: call.assistantId,
+    input: call.input,
+    command: null,
+    context: {},
+    config: configurable ?? {},
+    metadata: call.metadata ?? {},
+    streamModes,
+    streamSubgraphs: false,
+    streamResumable: false,
+    interruptBefore: null,
+    interruptAfter: null,
+    checkpointId: null,
+    checkpointNs: null,
+    webhook: null,
+    onCompletion: null,
+    durability: null,
+    // A conversation's next message waits for the previous one instead of failing on a busy thread.
+    multitaskStrategy: threadId === null ? "reject" : "enqueue",
+    ifNotExists: "create",
+    afterSeconds: 0,
+  };
+}
+
+function isExposed(assistant: Assistant, exposed: ExposedAssistants | null): boolean {
+  if (exposed === null) return true;
+  return exposed.assistantIds.includes(assistant.assistantId) || exposed.graphIds.includes(assistant.graphId);
+}
+
+export const agentCallsService = {
+  /**
+   * The assistants the caller may read (assistants:search decides), limited to `exposed`, each
+   * with its graph's input schema; oldest first, so names stay stable as assistants are added.
+   */
+  async listCallable(ctx: ServiceContext, exposed: ExposedAssistants | null): Promise<CallableAssistant[]> {
+    const assistants: Assistant[] = [];
+    for (let offset = 0; ; offset += PAGE_SIZE) {
+      const page = await assistantsService.search(ctx, { limit: PAGE_SIZE, offset, sortBy: "created_at", sortOrder: "asc" });
+      assistants.push(...page.filter((assistant) => isExposed(assistant, exposed)));
+      if (page.length < PAGE_SIZE) break;
+    }
+    const schemas = new Map<string, Record<string, unknown> | null>();
+    const callable: CallableAssistant[] = [];
+    for (const assistant of assistants) {
+      // An assistant whose graph is no longer deployed cannot run: it is not offered.
+      if (!ctx.graphs.has(assistant.graphId)) continue;
+      if (!schemas.has(assistant.graphId)) {
+        const graphSchemas = await ctx.graphs.getSchemas(assistant.graphId, { only: ["input"] });
+        schemas.set(assistant.graphId, graphSchemas.input_schema ?? null);
+      }
+      callable.push({ assistant, inputSchema: schemas.get(assistant.graphId) ?? null });
+    }
+    return callable;
+  },
+
+  /** Whether `exposed` lets this assistant be called (404-like answers when not). */
+  isExposed,
+
+  /**
+   * A stateless run (temporary thread, deleted after it) read to its end, as POST /runs/wait does;
+   * `onEvent` sees each `updates` event (progress). Aborting `signal` cancels the run.
+   */
+  async callStateless(
+    ctx: ServiceContext,
+    call: AgentCallInput,
+    options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
+  ): Promise<AgentCallResult> {
+    const run = await runsService.create(ctx, runInput(call, null, ["values", "updates"]));
+    return readToEnd(ctx, run, options);
+  },
+
+  /**
+   * A run on the thread of a conversation (`contextId`), created with the thread when it does not
+   * exist yet; a message sent while the previous one still runs is queued behind it.
+   */
+  async startInConversation(ctx: ServiceContext, call: AgentCallInput & { contextId: string }): Promise<Run> {
+    return runsService.create(ctx, runInput(call, threadIdForContext(call.contextId), ["values", "updates"]));
+  },
+
+  /** Reads a run's stream (stored events, then live ones) to its end. */
+  readToEnd,
+
+  followRun,
+};
+
+async function readToEnd(
+  ctx: ServiceContext,
+  run: Run,
+  options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
+): Promise<AgentCallResult> {
+  const events = followRun(ctx, run, options.signal);
+  for (;;) {
+    const next = await events.next();
+    if (next.done) return next.value;
+    options.onEvent?.(next.value);
+  }
+}
+
+/**
+ * A run's `values` and `updates` events as they come (stored ones first), returning how it ended.
+ * Aborting `signal` cancels the run: its caller is gone.
+ */
+async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): AsyncGenerator<RunStreamEvent, AgentCallResult, undefined> {
+  const cancel = () =>
+    void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch((error: unknown) => {
+      ctx.log.error({ err: coerceError(error), runId: run.runId }, "could not cancel a run whose caller went away; it runs on");
+    });
+  signal?.addEventListener("abort", cancel, { once: true });
+  let values: RunResult = {};
+  let error: AgentCallResult["error"] = null;
+  try {
+    for await (const event of runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: ["values", "updates"], signal })) {
+      if (event.event === "values") values = JSON.parse(event.data) as RunResult;
+      else if (event.event === "error") error = JSON.parse(event.data) as AgentCallResult["error"];
+      yield event;
+    }
+  } finally {
+    signal?.removeEventListener("abort", cancel);
+  }
+  const settled = await runsService.getMany(ctx, [run.runId]);
+  return { run: settled[0] ?? run, values, error };
+}
+
+/**
+ * The text of the last AI message in a graph's output `messages` (wire form `{type: "ai", ...}`,
+ * or plain `{role: "assistant", ...}` objects), or null when there is none.
+ */
+export function lastAiMessageText(values: RunResult): string | null {
+  const messages = (values as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) return null;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as { type?: unknown; role?: unknown; content?: unknown } | null;
+    if (typeof message !== "object" || message === null) continue;
+    const kind = message.type ?? message.role;
+    if (kind === "ai" || kind === "assistant" || kind === "AIMessageChunk") return contentText(message.content);
+  }
+  return null;
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return content === undefined || content === null ? "" : JSON.stringify(content);
+  return content
+    .map((block) => (typeof block === "string" ? block : (block as { type?: string; text?: unknown }).type === "text" ? String((block as { text?: unknown }).text ?? "") : ""))
+    .join("");
+}

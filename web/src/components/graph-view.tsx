@@ -1,0 +1,174 @@
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { useEffect, useMemo, useRef } from "react";
+import { readHumanInterrupt } from "../lib/human-interrupt.js";
+import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
+import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
+
+type NodeState = "idle" | "active" | "finished" | "interrupted";
+
+interface GraphNodeData extends Record<string, unknown> {
+  box: LaidOutNode;
+  state: NodeState;
+  interrupts: unknown[] | null;
+  isExpanded: boolean;
+  onToggle: ((id: string) => void) | null;
+}
+
+type GraphNode = Node<GraphNodeData, "graph">;
+
+function GraphNodeBox({ data }: NodeProps<GraphNode>) {
+  const { box, state, interrupts, isExpanded, onToggle } = data;
+  return (
+    <div
+      className={`graph-node graph-node-${box.kind} graph-node-${state}`}
+      data-node-id={box.id}
+      data-state={state}
+      title={interrupts ? `Waiting on interrupt: ${JSON.stringify(interrupts)}` : box.id}
+    >
+      <Handle type="target" position={Position.Top} isConnectable={false} />
+      <span className="graph-node-label">{box.label}</span>
+      {state === "active" && <span className="graph-node-pulse" aria-label="running" />}
+      {interrupts && (
+        <span className="graph-node-interrupt" data-testid="node-interrupt">
+          waiting: {summarize(interrupts)}
+        </span>
+      )}
+      {onToggle && (box.kind === "subgraph" || isExpanded) && (
+        <button type="button" className="graph-node-toggle nodrag" aria-label={`${isExpanded ? "Collapse" : "Expand"} subgraph ${box.id}`} onClick={(event) => {
+            // The node itself toggles on click too: one toggle per click.
+            event.stopPropagation();
+            onToggle(box.id);
+          }}>
+          {isExpanded ? "−" : "+"}
+        </button>
+      )}
+      <Handle type="source" position={Position.Bottom} isConnectable={false} />
+    </div>
+  );
+}
+
+/** A HumanInterrupt by its action and description, anything else as compact JSON. */
+function summarize(values: unknown[]): string {
+  const human = values.length === 1 ? readHumanInterrupt(values[0]) : null;
+  if (human) return [human.request.action, human.request.description].filter(Boolean).join(": ");
+  const text = JSON.stringify(values.length === 1 ? values[0] : values) ?? "";
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+const NODE_TYPES = { graph: GraphNodeBox };
+
+/** Nodes named by a run (`research` while its `research:search` runs) match their drawn box. */
+function stateOf(id: string, activity: NodeActivity): NodeState {
+  const names = (list: readonly string[]) => list.some((name) => name === id || id.endsWith(`:${name}`) || name.startsWith(`${id}:`));
+  if (Object.keys(activity.interrupted).some((name) => name === id || id.endsWith(`:${name}`))) return "interrupted";
+  if (names(activity.active)) return "active";
+  if (names(activity.finished)) return "finished";
+  return "idle";
+}
+
+/**
+ * The graph as LangGraph draws it, laid out with dagre and shown with React Flow; nodes take the
+ * state the current run gives them. Expandable subgraphs fold in and out (`expanded`); the
+ * drawing must be fetched with an xray depth covering them. Records the time from drawing to
+ * painted nodes as the `graph-view` performance measure (and in data-render-ms).
+ */
+export function GraphView({
+  drawing,
+  activity = NO_ACTIVITY,
+  expanded,
+  onToggleSubgraph,
+  subgraphNodes = [],
+  height = 420,
+}: {
+  drawing: unknown;
+  activity?: NodeActivity;
+  expanded: ReadonlySet<string>;
+  onToggleSubgraph?: (id: string) => void;
+  /** Nodes known to be subgraphs (Assistant.subgraphs), drawn expandable. */
+  subgraphNodes?: readonly string[];
+  height?: number;
+}) {
+  const container = useRef<HTMLDivElement>(null);
+  const layout = useMemo(() => {
+    performance.mark("graph-view:start");
+    const full = readDrawing(drawing);
+    const shown = collapseDrawing(full, expanded);
+    const folded = new Set([...subgraphsOf(full).filter((id) => !expanded.has(id)), ...subgraphNodes.filter((id) => !expanded.has(id))]);
+    return layoutDrawing(shown, folded);
+  }, [drawing, expanded, subgraphNodes]);
+
+  const nodes = useMemo(
+    (): GraphNode[] =>
+      layout.nodes.map((box) => {
+        const state = stateOf(box.id, activity);
+        const interrupts = Object.entries(activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
+        return {
+          id: box.id,
+          type: "graph",
+          position: { x: box.x, y: box.y },
+          width: box.width,
+          height: box.height,
+          draggable: false,
+          selectable: false,
+          data: { box, state, interrupts, isExpanded: expanded.has(box.id), onToggle: onToggleSubgraph ?? null },
+        };
+      }),
+    [layout, activity, expanded, onToggleSubgraph],
+  );
+  const edges = useMemo(
+    (): Edge[] =>
+      layout.edges.map((edge) => ({
+        id: edge.id,
+        source: edge.source,
+        target: edge.target,
+        label: edge.label ?? undefined,
+        animated: edge.conditional,
+        className: edge.conditional ? "graph-edge-conditional" : "graph-edge",
+        markerEnd: { type: MarkerType.ArrowClosed },
+      })),
+    [layout],
+  );
+
+  // Measured once the browser has painted the laid-out nodes.
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      performance.mark("graph-view:painted");
+      const measure = performance.measure("graph-view", "graph-view:start", "graph-view:painted");
+      container.current?.setAttribute("data-render-ms", measure.duration.toFixed(1));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [layout]);
+
+  // Expanded subgraphs are framed by their nodes' ids; listed for people reading the picture.
+  const expandedList = [...expanded];
+  return (
+    <div
+      className="graph-view"
+      ref={container}
+      style={{ height }}
+      data-testid="graph-view"
+      data-node-count={layout.nodes.length}
+      aria-label={`Graph with ${layout.nodes.length} nodes${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
+      role="figure"
+    >
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        fitView
+        minZoom={0.1}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        // A handler makes nodes take pointer events (the expand buttons); clicking a subgraph opens it.
+        onNodeClick={(_event, node) => {
+          const box = (node.data as GraphNodeData).box;
+          if (onToggleSubgraph && box.kind === "subgraph") onToggleSubgraph(box.id);
+        }}
+      >
+        <Background gap={16} />
+        <Controls showInteractive={false} />
+      </ReactFlow>
+    </div>
+  );
+}
