@@ -1,10 +1,10 @@
 import { Command } from "@langchain/langgraph";
-import type { RunStreamEvent } from "../domain/run-event.js";
-import type { Run, RunStatus } from "../domain/run.js";
-import { withGraphLogFields } from "../graphs/graph-logger.js";
-import { isConnectionLoss } from "../db/connection-loss.js";
-import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
-import type { ServiceContext } from "../services/service-context.js";
+import type { RunStreamEvent } from "../../domain/run-event.js";
+import type { Run, RunStatus } from "../../domain/run.js";
+import { withGraphLogFields } from "../../graphs/graph-logger.js";
+import { isConnectionLoss } from "../../db/connection-loss.js";
+import { stringifyWireValue } from "../../graphs/serialize-graph-value.js";
+import type { ServiceContext } from "../service-context.js";
 import { streamGraph } from "./stream-graph.js";
 
 /** Why a run was aborted from outside: a user's cancel, shutdown, or losing the lease. */
