@@ -9,6 +9,7 @@ import { scopeOf } from "../access-scope.js";
 import { requireRunId, runsService } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
 import { threadStateService } from "../thread-state.service.js";
+import { announceRunEnd } from "./announce-run-end.js";
 
 /**
  * Cancelling and deleting runs (docs/run-lifecycle.md): who may end a run that its worker does
@@ -41,8 +42,7 @@ export async function deleteRun(ctx: ServiceContext, threadId: string, runId: st
   if (!run || run.threadId !== threadId.toLowerCase()) throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
   if (run.status === "running") throw new ConflictError(`Run '${runId}' is running; cancel it before deleting it`);
   await deleteRuns(ctx.db.dataSource.manager, [run.runId]);
-  ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
-  ctx.streaming.signals.runDone(run.runId);
+  announceRunEnd(ctx, run, "deleted");
   if (run.status === "pending") await refreshThreadsLeftIdle(ctx, [run.threadId]);
 }
 
@@ -83,7 +83,6 @@ async function refreshThreadsLeftIdle(ctx: ServiceContext, threadIds: string[]):
 export function announceCancellations(ctx: ServiceContext, effects: CancelEffects): void {
   for (const runId of effects.signalledRunning) ctx.streaming.signals.cancelRequested(runId);
   for (const run of effects.endedPending) {
-    ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "interrupted" });
-    ctx.streaming.signals.runDone(run.runId);
+    announceRunEnd(ctx, run, "interrupted");
   }
 }
