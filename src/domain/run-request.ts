@@ -1,7 +1,7 @@
 import type { CronPayload } from "./cron.js";
 import { InvalidInputError } from "./errors.js";
 import type { JsonObject } from "./json.js";
-import type { RunRequest, StreamMode } from "./run.js";
+import type { MultitaskStrategy, RunRequest, StreamMode } from "./run.js";
 import { webhookProblem } from "./webhook.js";
 
 /**
@@ -15,6 +15,21 @@ export const MAX_AFTER_SECONDS = 31_536_000;
 
 /** A run streams its state's values unless it asks for other modes. */
 export const DEFAULT_STREAM_MODES: readonly StreamMode[] = ["values"];
+
+/**
+ * The defaults of a run request's scalar options, also what GraphQL's schema advertises as its
+ * inputs' default values (so the schema cannot drift from what runRequestOf applies).
+ */
+export const RUN_REQUEST_DEFAULTS = {
+  multitaskStrategy: "reject",
+  ifNotExists: "reject",
+  afterSeconds: 0,
+  streamSubgraphs: false,
+  streamResumable: false,
+} as const satisfies Partial<RunCreateRequest>;
+
+/** A cron's firing must never clobber a user's run on its thread: it queues behind it. */
+export const CRON_MULTITASK_DEFAULT = "enqueue" satisfies MultitaskStrategy;
 
 /** What a run on a thread id that does not exist does. */
 export type IfNotExists = "create" | "reject";
@@ -68,8 +83,8 @@ export function runRequestOf(draft: RunRequestDraft): RunCreateRequest {
     metadata: draft.metadata ?? {},
     // One mode asked for twice streams once.
     streamModes: [...new Set(draft.streamModes ?? DEFAULT_STREAM_MODES)],
-    streamSubgraphs: draft.streamSubgraphs ?? false,
-    streamResumable: draft.streamResumable ?? false,
+    streamSubgraphs: draft.streamSubgraphs ?? RUN_REQUEST_DEFAULTS.streamSubgraphs,
+    streamResumable: draft.streamResumable ?? RUN_REQUEST_DEFAULTS.streamResumable,
     interruptBefore: draft.interruptBefore ?? null,
     interruptAfter: draft.interruptAfter ?? null,
     checkpointId: draft.checkpointId ?? null,
@@ -77,9 +92,9 @@ export function runRequestOf(draft: RunRequestDraft): RunCreateRequest {
     webhook: draft.webhook ?? null,
     onCompletion: draft.onCompletion ?? null,
     durability: draft.durability ?? null,
-    multitaskStrategy: draft.multitaskStrategy ?? "reject",
-    ifNotExists: draft.ifNotExists ?? "reject",
-    afterSeconds: draft.afterSeconds ?? 0,
+    multitaskStrategy: draft.multitaskStrategy ?? RUN_REQUEST_DEFAULTS.multitaskStrategy,
+    ifNotExists: draft.ifNotExists ?? RUN_REQUEST_DEFAULTS.ifNotExists,
+    afterSeconds: draft.afterSeconds ?? RUN_REQUEST_DEFAULTS.afterSeconds,
   };
 }
 
@@ -95,12 +110,12 @@ export function cronPayloadOf(given: Partial<CronPayload>): CronPayload {
     context: given.context ?? {},
     config: given.config ?? {},
     streamModes: [...new Set(given.streamModes ?? DEFAULT_STREAM_MODES)],
-    streamSubgraphs: given.streamSubgraphs ?? false,
-    streamResumable: given.streamResumable ?? false,
+    streamSubgraphs: given.streamSubgraphs ?? RUN_REQUEST_DEFAULTS.streamSubgraphs,
+    streamResumable: given.streamResumable ?? RUN_REQUEST_DEFAULTS.streamResumable,
     interruptBefore: given.interruptBefore ?? null,
     interruptAfter: given.interruptAfter ?? null,
     webhook: given.webhook ?? null,
-    multitaskStrategy: given.multitaskStrategy ?? "enqueue",
+    multitaskStrategy: given.multitaskStrategy ?? CRON_MULTITASK_DEFAULT,
     durability: given.durability ?? null,
   };
 }

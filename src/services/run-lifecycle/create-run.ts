@@ -8,7 +8,7 @@ import type { Assistant } from "../../domain/assistant.js";
 import { NotFoundError, ThreadBusyError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { JsonObject } from "../../domain/json.js";
-import { composeRun, type Run } from "../../domain/run.js";
+import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
 import { assistantSnapshots } from "../assistant-snapshots.js";
@@ -67,7 +67,7 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
   const { run, threadMetadata, queued } = attempt;
   if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
   if (queued.outcome === "busy") {
-    if (input.multitaskStrategy === "reject") throw new ThreadBusyError(threadId);
+    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(threadId);
     announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
   }
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
@@ -119,14 +119,14 @@ async function createCancellingActiveRuns(
   input: RunCreateRequest,
   threadMetadata: JsonObject,
 ): Promise<CancelEffects> {
-  const strategy = input.multitaskStrategy;
+  const action = onBusyThread(input.multitaskStrategy);
   return withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
     const thread = await lockThread(manager, run.threadId);
     if (!thread) throw new NotFoundError(`Thread '${run.threadId}' not found`);
     const active = await lockActiveRuns(manager, run.threadId);
     const effects =
-      active.length > 0 && (strategy === "interrupt" || strategy === "rollback")
-        ? await cancelLocked(manager, active, strategy, run.createdAt)
+      active.length > 0 && (action === "interrupt" || action === "rollback")
+        ? await cancelLocked(manager, active, action, run.createdAt)
         : { endedPending: [], signalledRunning: [] };
     await insertRun(manager, run);
     await markThreadRunning(manager, { threadId: run.threadId, metadata: threadMetadata, now: run.createdAt });

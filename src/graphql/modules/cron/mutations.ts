@@ -1,6 +1,6 @@
 import type { CronPayload } from "../../../domain/cron.js";
 import type { JsonObject } from "../../../domain/json.js";
-import { cronPayloadOf } from "../../../domain/run-request.js";
+import { CRON_MULTITASK_DEFAULT, cronPayloadOf } from "../../../domain/run-request.js";
 import { cronsService, type UpdateCronInput } from "../../../services/crons.service.js";
 import { builder } from "../../builder.js";
 import { omitNull } from "../../input-values.js";
@@ -47,7 +47,7 @@ builder.relayMutationField(
       config: t.field({ type: "JSONObject" }),
       metadata: t.field({ type: "JSONObject", description: "The cron's; each firing's run carries it too, with cron_id." }),
       streamMode: t.field({ type: [StreamMode], description: "What each run's stream carries; default [VALUES]." }),
-      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "enqueue", description: "Thread crons, when the thread is busy." }),
+      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: CRON_MULTITASK_DEFAULT, description: "Thread crons, when the thread is busy." }),
       webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives each finished run." }),
       interruptBefore: t.stringList(),
       interruptAfter: t.stringList(),

@@ -1,5 +1,5 @@
 import type { RunCommand } from "../../../domain/run.js";
-import { MAX_AFTER_SECONDS, runRequestOf, type RunCreateRequest } from "../../../domain/run-request.js";
+import { MAX_AFTER_SECONDS, RUN_REQUEST_DEFAULTS, runRequestOf, type RunCreateRequest } from "../../../domain/run-request.js";
 import { runResultsService } from "../../../services/run-results.service.js";
 import { runsService } from "../../../services/runs.service.js";
 import { cancelRuns } from "../../../services/run-lifecycle/cancel-run.js";
@@ -55,12 +55,12 @@ builder.relayMutationField(
       config: t.field({ type: "JSONObject" }),
       metadata: t.field({ type: "JSONObject" }),
       streamMode: t.field({ type: [StreamMode], description: "What the run's stream carries; default [VALUES]." }),
-      streamSubgraphs: t.boolean({ defaultValue: false, description: "Also stream subgraphs' events (with a namespace)." }),
-      streamResumable: t.boolean({ defaultValue: false }),
-      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "reject" }),
-      ifNotExists: t.field({ type: IfNotExists, defaultValue: "reject" }),
+      streamSubgraphs: t.boolean({ defaultValue: RUN_REQUEST_DEFAULTS.streamSubgraphs, description: "Also stream subgraphs' events (with a namespace)." }),
+      streamResumable: t.boolean({ defaultValue: RUN_REQUEST_DEFAULTS.streamResumable }),
+      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: RUN_REQUEST_DEFAULTS.multitaskStrategy }),
+      ifNotExists: t.field({ type: IfNotExists, defaultValue: RUN_REQUEST_DEFAULTS.ifNotExists }),
       onCompletion: t.field({ type: OnCompletion, description: "Stateless runs only; default DELETE." }),
-      afterSeconds: t.int({ defaultValue: 0, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
+      afterSeconds: t.int({ defaultValue: RUN_REQUEST_DEFAULTS.afterSeconds, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
       webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives the finished run." }),
       interruptBefore: t.stringList({ description: 'Stop before these nodes; ["*"]: before every node.' }),
       interruptAfter: t.stringList({ description: 'Stop after these nodes; ["*"]: after every node.' }),
