@@ -32,8 +32,8 @@ export interface RunExecution {
 /**
  * Executes one claimed run and streams its events (bus + replay store). Never throws: a failing
  * graph is a run outcome (`error`, with an `error` event), and an abort maps to the outcome its
- * reason asks for. Persisting the outcome is the caller's job (RunWorker), so that claim and
- * release stay in one place.
+ * reason asks for. Persisting the outcome is the caller's job (attemptRun, run-attempt.ts), so
+ * that execution, settle and release of an attempt stay in one place.
  */
 export function executeRun(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
   const { run } = execution;
