@@ -16,6 +16,7 @@ import { AppError, coerceError } from "../domain/errors.js";
 import { isRunFinished, type Run } from "../domain/run.js";
 import { agentCallsService } from "../services/agent-calls.service.js";
 import { runResultsService } from "../services/run-results.service.js";
+import { cancelRuns } from "../services/run-lifecycle/cancel-run.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { agentMessage, CONTEXT_KEY, graphInputOf, MESSAGE_KEY, taskOf, taskStateOf, type RunEnd } from "./a2a-tasks.js";
@@ -76,7 +77,7 @@ export class RunsA2AHandler implements A2ARequestHandler {
     return this.guard(async () => {
       const run = await this.findRun(params.id);
       if (isRunFinished(run.status)) throw new TaskNotCancelableError(`Task ${run.runId} already ended (${taskStateName(run)})`);
-      await runsService.cancel(this.ctx, { runIds: [run.runId], action: "interrupt" });
+      await cancelRuns(this.ctx, { runIds: [run.runId], action: "interrupt" });
       // A running run stops when its worker sees the request; its task is answered once it has.
       const ended = (await runResultsService.waitForEnd(this.ctx, run.runId, AbortSignal.timeout(CANCEL_WAIT_MS))) ?? run;
       return taskOf(ended, isRunFinished(ended.status) ? await this.endOf(ended) : null);

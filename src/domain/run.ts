@@ -15,6 +15,17 @@ export type MultitaskStrategy = (typeof MULTITASK_STRATEGIES)[number];
 export const CANCEL_ACTIONS = ["interrupt", "rollback"] as const;
 export type CancelAction = (typeof CANCEL_ACTIONS)[number];
 
+/**
+ * What a new run does when its thread already has a pending or running run, under its
+ * multitask_strategy: queue behind it, be refused, or first cancel it (a CancelAction). One rule
+ * for run creation and cron firings (docs/run-lifecycle.md).
+ */
+export function onBusyThread(strategy: MultitaskStrategy): "queue" | "refuse" | CancelAction {
+  if (strategy === "enqueue") return "queue";
+  if (strategy === "reject") return "refuse";
+  return strategy;
+}
+
 /** Stream modes a client may ask for (SPEC §4). `messages-tuple` is LangGraph's own "messages" mode. */
 export const STREAM_MODES = [
   "values",

@@ -6,7 +6,7 @@ import { InvalidInputError } from "./errors.js";
  * `\ud800` escape; in a text parameter node-postgres would silently turn it into U+FFFD). Hangar's
  * one rule: input holding either is refused with INVALID_INPUT naming the field, at the edge of
  * every transport (REST, GraphQL, /tracing ingest), before anything is written; graph output
- * holding either fails its run with the same description (worker/settle-run.ts). What the worker
+ * holding either fails its run with the same description (services/run-lifecycle/settle-run.ts). What the worker
  * records about a run rather than its result (the graph's own trace, an error message) has such
  * characters replaced by U+FFFD instead (services/traces/storable-text.ts for traces): losing the
  * trace or the failure over one character would be worse.

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { describeCronPayload, type Cron, type CronPayload } from "../domain/cron.js";
 import type { JsonObject } from "../domain/json.js";
+import { cronPayloadOf } from "../domain/run-request.js";
 import type { CreateCronInput, SearchCronsInput, UpdateCronInput } from "../services/crons.service.js";
 import type { CronCountRequest, CronCreate, CronPatch, CronSearchRequest } from "./schemas/crons.js";
 
@@ -59,9 +60,8 @@ function payloadFromWire(body: CronCreate | CronPatch): Partial<CronPayload> {
   };
 }
 
-/** Stateless endpoints pass `threadId: null`. Defaults are REST's run defaults, except enqueue. */
+/** Stateless endpoints pass `threadId: null`. Defaults are the domain's (cronPayloadOf). */
 export function createCronFromWire(body: CronCreate, threadId: string | null): CreateCronInput {
-  const given = payloadFromWire(body);
   return {
     threadId,
     assistantId: body.assistant_id,
@@ -71,20 +71,7 @@ export function createCronFromWire(body: CronCreate, threadId: string | null): C
     enabled: body.enabled,
     onRunCompleted: body.on_run_completed,
     metadata: body.metadata,
-    payload: {
-      input: given.input ?? null,
-      context: given.context ?? {},
-      config: given.config ?? {},
-      streamModes: given.streamModes ?? ["values"],
-      streamSubgraphs: given.streamSubgraphs ?? false,
-      streamResumable: given.streamResumable ?? false,
-      interruptBefore: given.interruptBefore ?? null,
-      interruptAfter: given.interruptAfter ?? null,
-      webhook: given.webhook ?? null,
-      // A firing must never clobber a user's run on the thread.
-      multitaskStrategy: given.multitaskStrategy ?? "enqueue",
-      durability: given.durability ?? null,
-    },
+    payload: cronPayloadOf(payloadFromWire(body)),
   };
 }
 

@@ -7,12 +7,15 @@ import type { Run, StreamMode } from "../domain/run.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { assistantsService } from "./assistants.service.js";
 import { runResultsService, type RunResult } from "./run-results.service.js";
-import { runsService, type CreateRunInput } from "./runs.service.js";
+import type { RunCreateRequest } from "../domain/run-request.js";
+import { cancelRuns } from "./run-lifecycle/cancel-run.js";
+import { createRun } from "./run-lifecycle/create-run.js";
+import { runsService } from "./runs.service.js";
 import type { ServiceContext } from "./service-context.js";
 
 /**
  * Assistants called as agents by other programs (MCP tools, A2A agents). Every call is an
- * ordinary run created through runsService (authorized, listed, streamable, traced); this module
+ * ordinary run created through the run lifecycle (create-run.ts) (authorized, listed, streamable, traced); this module
  * only decides the run's shape and reads its end, so the protocol adapters stay thin.
  */
 
@@ -43,7 +46,7 @@ export interface AgentCallResult {
 // Tool lists are read in pages of this size; a deployment with more assistants still lists all.
 const PAGE_SIZE = 100;
 
-function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): CreateRunInput {
+function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): RunCreateRequest {
   const configurable = call.headers && Object.keys(call.headers).length > 0 ? { configurable: call.headers } : null;
   return {
     threadId,
@@ -113,7 +116,7 @@ export const agentCallsService = {
     call: AgentCallInput,
     options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
   ): Promise<AgentCallResult> {
-    const run = await runsService.create(ctx, runInput(call, null, ["values", "updates"]));
+    const run = await createRun(ctx, runInput(call, null, ["values", "updates"]));
     return readToEnd(ctx, run, options);
   },
 
@@ -122,7 +125,7 @@ export const agentCallsService = {
    * exist yet; a message sent while the previous one still runs is queued behind it.
    */
   async startInConversation(ctx: ServiceContext, call: AgentCallInput & { contextId: string }): Promise<Run> {
-    return runsService.create(ctx, runInput(call, threadIdForContext(call.contextId), ["values", "updates"]));
+    return createRun(ctx, runInput(call, threadIdForContext(call.contextId), ["values", "updates"]));
   },
 
   /** Reads a run's stream (stored events, then live ones) to its end. */
@@ -150,7 +153,7 @@ async function readToEnd(
  */
 async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): AsyncGenerator<RunStreamEvent, AgentCallResult, undefined> {
   const cancel = () =>
-    void runsService.cancel(ctx, { runIds: [run.runId], action: "interrupt" }).catch((error: unknown) => {
+    void cancelRuns(ctx, { runIds: [run.runId], action: "interrupt" }).catch((error: unknown) => {
       ctx.log.error({ err: coerceError(error), runId: run.runId }, "could not cancel a run whose caller went away; it runs on");
     });
   signal?.addEventListener("abort", cancel, { once: true });

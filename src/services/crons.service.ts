@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import { webhookProblem } from "../domain/webhook.js";
+import { cronPayloadProblem } from "../domain/run-request.js";
 import { CronEntity } from "../db/entities/cron.entity.js";
 import { insertCron } from "../db/sql/insert-cron.js";
 import { listCronsOf } from "../db/sql/list-crons-of.js";
@@ -17,7 +17,7 @@ import { scopeOf, scopeParameter, stampedMetadata, type MetadataScope } from "./
 import { findAssistantForRun } from "./assistants.service.js";
 import { fireDueCrons, type CronFiringContext, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
 import { inKeyOrder } from "./key-order.js";
-import { announceCancellations } from "./runs.service.js";
+import { announceCancellations } from "./run-lifecycle/cancel-run.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { withAuthUser } from "./run-auth-user.js";
@@ -105,8 +105,8 @@ function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void
   }
 }
 
-function requireWebhookUrl(webhook: string | null | undefined): void {
-  const problem = webhook == null ? null : webhookProblem(webhook);
+function requireValidPayload(payload: Partial<CronPayload> | undefined): void {
+  const problem = payload ? cronPayloadProblem(payload) : null;
   if (problem) throw new InvalidInputError(problem);
 }
 
@@ -148,7 +148,7 @@ export const cronsService = {
     const schedule = normalizeSchedule(input.schedule);
     const timezone = normalizeTimezone(input.timezone ?? "UTC");
     requireFutureEndTime(input.endTime, now);
-    requireWebhookUrl(input.payload.webhook);
+    requireValidPayload(input.payload);
     const request = {
       payload: input.payload as unknown as Record<string, unknown>,
       schedule,
@@ -218,7 +218,7 @@ export const cronsService = {
     const schedule = input.schedule === undefined ? undefined : normalizeSchedule(input.schedule);
     const timezone = input.timezone === undefined ? undefined : normalizeTimezone(input.timezone);
     requireFutureEndTime(input.endTime, now);
-    requireWebhookUrl(input.payload?.webhook);
+    requireValidPayload(input.payload);
     const request = { cron_id: cronId, payload: input.payload, schedule: input.schedule, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "crons", "update", request);
     const callerGaveMetadata = input.metadata !== undefined;

@@ -13,6 +13,7 @@ import type { ThreadSuperstep } from "../domain/thread-state.js";
 import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
+import { announceRunsDeletedWithThread } from "./run-lifecycle/announce-run-end.js";
 import { threadStateService } from "./thread-state.service.js";
 
 export interface CreateThreadInput {
@@ -83,11 +84,7 @@ async function removeThread(ctx: ServiceContext, threadId: string, scope: Metada
     return active;
   });
   // Its runs went with it (foreign key); workers still executing one must stop, and waiters end.
-  for (const runId of runIds) {
-    ctx.streaming.signals.cancelRequested(runId);
-    ctx.streaming.bus.publish({ kind: "end", runId, threadId: threadId.toLowerCase(), status: "deleted" });
-    ctx.streaming.signals.runDone(runId);
-  }
+  announceRunsDeletedWithThread(ctx, threadId.toLowerCase(), runIds);
 }
 
 export const threadsService = {

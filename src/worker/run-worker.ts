@@ -4,13 +4,12 @@ import { nextRunDueAt } from "../db/sql/next-run-due-at.js";
 import { renewRunLeases } from "../db/sql/renew-run-leases.js";
 import { requeueExpiredRuns } from "../db/sql/requeue-expired-runs.js";
 import { selectRuns } from "../db/sql/select-runs.js";
-import { withRetry } from "../db/retry.js";
 import { coerceError } from "../domain/errors.js";
 import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
-import { executeRun, type AbortReason } from "./execute-run.js";
+import type { AbortReason } from "../services/run-lifecycle/execute-run.js";
+import { attemptRun } from "../services/run-lifecycle/run-attempt.js";
 import type { TraceRecorder } from "../tracing/trace-recorder.js";
-import { settleRun, type RunOutput } from "./settle-run.js";
 
 export interface RunWorkerOptions {
   /** Runs executed at the same time by this process. */
@@ -31,10 +30,11 @@ interface ActiveRun {
 const UNIQUE_VIOLATION = "23505";
 
 /**
- * The run executor of one process. It claims pending runs when woken (NOTIFY or in-process
- * signal), executes up to `concurrency` at once, renews their leases, aborts them on cancel, and
- * on stop hands unfinished ones back to the queue. Whoever claims a run settles it: every claimed
- * run passes through settleRun exactly once, in `finally`.
+ * The run executor of one process: claiming and leases only, as graphile-worker's worker. It
+ * claims pending runs when woken (NOTIFY or in-process signal), runs up to `concurrency` at once
+ * through the run lifecycle (attemptRun: execute, settle, release; docs/run-lifecycle.md), renews
+ * their leases, aborts them on cancel, and on stop hands unfinished ones back to the queue.
+ * Whoever claims a run settles it: every claimed run passes through attemptRun exactly once.
  */
 export class RunWorker {
   readonly workerId = `worker-${randomUUID()}`;
@@ -157,11 +157,7 @@ export class RunWorker {
         while (!this.stopping && this.active.size < this.options.concurrency) {
           const limit = this.options.concurrency - this.active.size;
           const claimed = await this.claim(limit);
-          for (const { run, threadIsEmpty } of claimed) {
-            if (threadIsEmpty) this.ctx.db.checkpointer.expectEmptyThread(run.runId, run.threadId);
-            if (run.kwargs.durability !== "sync") this.ctx.db.checkpointer.acknowledgeWhenQueued(run.runId);
-            this.launch(run);
-          }
+          for (const { run, threadIsEmpty } of claimed) this.launch(run, threadIsEmpty);
           // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
           this.queueMayHaveMore = claimed.length === limit;
           if (claimed.length < limit) break;
@@ -185,66 +181,19 @@ export class RunWorker {
     }
   }
 
-  private launch(run: Run): void {
+  /** Hands a claimed run to the run lifecycle (attemptRun: execute, settle, release); keeps its abort signal. */
+  private launch(run: Run, threadIsEmpty: boolean): void {
     const controller = new AbortController();
-    const signals = this.ctx.streaming.signals;
-    const stopWatching = signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
-    signals.workerExecutes(run.runId, run.threadId);
-    const done = this.execute(run, controller).then((threadHasActiveRuns) => {
+    const stopWatching = this.ctx.streaming.signals.onCancel(run.runId, () => void this.checkCancellation(run.runId));
+    const claimed = { run, threadIsEmpty, workerId: this.workerId, leaseMs: this.leaseMs, signal: controller.signal, tracing: this.options.tracing };
+    const done = attemptRun(this.ctx, claimed).then((threadHasActiveRuns) => {
       stopWatching();
-      signals.workerReleased(run.runId);
-      this.ctx.db.checkpointer.forgetRun(run.runId);
       this.active.delete(run.runId);
       if (threadHasActiveRuns || this.queueMayHaveMore) this.wake();
     });
     this.active.set(run.runId, { run, controller, done });
     // A cancel asked for while the run was still pending but already being claimed.
     if (run.cancelAction) this.abort(run.runId, run.cancelAction);
-  }
-
-  /** Never throws; answers whether the run's thread has more runs queued (or may have). */
-  private async execute(run: Run, controller: AbortController): Promise<boolean> {
-    const log = this.ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
-    try {
-      const firstSeq = run.attempt > 1 ? await this.nextSeqAfterEarlierAttempts(run) : 1;
-      // The run's events and trace are stored while its last checkpoints commit, not after: one
-      // group-commit round less between the graph's end and join's answer.
-      let storing: RunOutput | undefined;
-      const storeOutput = () =>
-        (storing ??= { eventsStored: this.ctx.streaming.store.flush(), traced: this.options.tracing?.completeRun(run.runId) });
-      const result = await executeRun(this.ctx, {
-        run,
-        signal: controller.signal,
-        firstSeq,
-        callbacks: this.options.tracing ? [this.options.tracing.tracerFor(run)] : [],
-        onGraphEnd: storeOutput,
-      });
-      const started = storeOutput();
-      // Only a success emits nothing after the graph's end; any other outcome may have (an `error`
-      // event), so settleRun flushes the events again.
-      const succeeded = result.kind === "finished" && result.status === "success";
-      const output: RunOutput = succeeded ? started : { traced: started.traced };
-      // Settling is idempotent (every write is guarded by this worker's lease), so a lost
-      // connection is retried at once and for as long as the lease lasts, not left to its expiry
-      // (which would run the run's last nodes again on another attempt).
-      const settled = await withRetry(() => settleRun(this.ctx, this.workerId, run, result, output), {
-        retryOn: "idempotent",
-        maxElapsedMs: this.leaseMs,
-        onRetry: (error, attempt) => log.warn({ err: coerceError(error), attempt }, "settling a run failed; retrying"),
-      });
-      return settled.threadHasActiveRuns;
-    } catch (error) {
-      // Not a lost connection, or one that outlasted the lease: the lease expires and another
-      // attempt runs it from its last checkpoint.
-      log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
-      return true;
-    }
-  }
-
-  /** A retried run continues its stream numbering, so replay never mixes two attempts' ids. */
-  private async nextSeqAfterEarlierAttempts(run: Run): Promise<number> {
-    const stored = await this.ctx.streaming.store.read(run.runId, run.threadId, 0);
-    return (stored.at(-1)?.seq ?? 0) + 1;
   }
 
   private abort(runId: string, reason: AbortReason): void {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { untilRunValues } from "../helpers/run-progress.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 let server: TestServer;
@@ -16,7 +17,8 @@ describe("run control through the SDK", () => {
   it("cancels a running run (interrupt, wait): finished steps stay in the thread", async () => {
     const thread = await server.client.threads.create();
     const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Cancelled while its second step runs: right after the first step's values were streamed.
+    await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true);
     expect((await server.client.runs.get(thread.thread_id, run.run_id)).status).toBe("interrupted");
     const state = await server.client.threads.getState(thread.thread_id);
@@ -27,7 +29,7 @@ describe("run control through the SDK", () => {
   it("cancels with rollback: the run and its writes are deleted", async () => {
     const thread = await server.client.threads.create();
     const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true, "rollback");
     await expect(server.client.runs.get(thread.thread_id, run.run_id)).rejects.toThrow(/404/);
     const state = await server.client.threads.getState(thread.thread_id);
@@ -151,7 +153,8 @@ describe("deleting a thread with a running run", () => {
   it("stops the run and ends its waiters", async () => {
     const thread = await server.client.threads.create();
     const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("doomed"), context: { step_ms: 300 } });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Running: its input's values were streamed.
+    await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("doomed"));
     const joined = server.request(`/threads/${thread.thread_id}/runs/${run.run_id}/join`);
     await server.client.threads.delete(thread.thread_id);
     expect((await joined).status).toBe(404);

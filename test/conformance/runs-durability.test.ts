@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { untilRunValues } from "../helpers/run-progress.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -31,7 +32,8 @@ describe("durable runs", () => {
     const first = await serverOn(database, { HANGAR_SHUTDOWN_GRACE_MS: "50" });
     const thread = await first.client.threads.create();
     const run = await first.client.runs.create(thread.thread_id, "slow", { input: human("survive"), context: { step_ms: 250 } });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // first node done, second in progress
+    // Shut down while the second node runs: right after the first node's values were streamed.
+    await untilRunValues(first.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await first.close();
 
     const second = await serverOn(database);

@@ -3,7 +3,7 @@ import type pg from "pg";
 import { RunCreate } from "../../src/rest/schemas/runs.js";
 import { createRunFromWire } from "../../src/rest/run-wire.js";
 import { createServiceContext } from "../../src/runtime.js";
-import { runsService } from "../../src/services/runs.service.js";
+import { createRun } from "../../src/services/run-lifecycle/create-run.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -42,7 +42,7 @@ describe("the run queue's statements, batched across requests", () => {
   it("queues the runs created together in one statement, each with its own multitask outcome", async () => {
     const ctx = createServiceContext(server.hangar.runtime, { kind: "anonymous" });
     const create = (threadId: string | null, body: Record<string, unknown> = {}) =>
-      runsService.create(ctx, createRunFromWire(RunCreate.parse({ assistant_id: "echo", input: human("hi"), ...body }), threadId));
+      createRun(ctx, createRunFromWire(RunCreate.parse({ assistant_id: "echo", input: human("hi"), ...body }), threadId));
     const busyThread = (await server.client.threads.create()).thread_id;
     const freeThread = (await server.client.threads.create()).thread_id;
     await create(busyThread); // also remembers the assistant, so the creates below go straight to the queue

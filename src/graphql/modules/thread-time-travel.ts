@@ -1,5 +1,5 @@
 import { assistantsService } from "../../services/assistants.service.js";
-import { runsService } from "../../services/runs.service.js";
+import { createRun } from "../../services/run-lifecycle/create-run.js";
 import { threadStateService } from "../../services/thread-state.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
@@ -44,7 +44,7 @@ builder.relayMutationField(
           })
         : null;
       const checkpointId = edit?.checkpoint.checkpointId ?? input.checkpointId ?? null;
-      const run = await runsService.create(
+      const run = await createRun(
         ctx.services,
         createRunInputOf({ threadId: input.threadId, assistantId: input.assistantId, checkpointId, streamMode: input.streamMode }),
       );

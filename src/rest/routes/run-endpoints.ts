@@ -2,7 +2,8 @@ import type { Context } from "hono";
 import { coerceError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { runResultsService } from "../../services/run-results.service.js";
-import { runsService } from "../../services/runs.service.js";
+import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
+import { createRun } from "../../services/run-lifecycle/create-run.js";
 import type { ServiceContext } from "../../services/service-context.js";
 import { afterSeqOfLastEventId, sseResponse } from "../../streaming/sse-response.js";
 import { createRunFromWire } from "../run-wire.js";
@@ -19,7 +20,7 @@ import type { RunCreate } from "../schemas/runs.js";
  */
 function cancelAfterDisconnect(ctx: ServiceContext, runId: string): () => void {
   return () =>
-    void runsService.cancel(ctx, { runIds: [runId], action: "interrupt" }).catch((error: unknown) => {
+    void cancelRuns(ctx, { runIds: [runId], action: "interrupt" }).catch((error: unknown) => {
       ctx.log.error({ err: coerceError(error), runId }, "could not cancel a run whose client disconnected; it runs on");
     });
 }
@@ -36,7 +37,7 @@ export async function streamNewRun(
   threadId: string | null,
   headers: Record<string, string>,
 ) {
-  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { headers }));
+  const run = await createRun(ctx, createRunFromWire(body, threadId, { headers }));
   const location = runLocation(run.threadId, run.runId, threadId === null);
   const abort = new AbortController();
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
@@ -57,7 +58,7 @@ export async function waitForNewRun(
   threadId: string | null,
   headers: Record<string, string>,
 ) {
-  const run = await runsService.create(ctx, createRunFromWire(body, threadId, { forceModes: ["values"], headers }));
+  const run = await createRun(ctx, createRunFromWire(body, threadId, { forceModes: ["values"], headers }));
   const disconnected = c.req.raw.signal;
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
   const onAbort = cancelAfterDisconnect(ctx, run.runId);

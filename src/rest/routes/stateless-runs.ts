@@ -3,6 +3,8 @@ import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { findAssistantForRun } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
+import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
+import { createRun } from "../../services/run-lifecycle/create-run.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
 import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
@@ -15,7 +17,7 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Create Background Run (stateless)
   routes.post("/", async (c) => {
-    const run = await runsService.create(ctx(c), createRunFromWire(await body(c, RunCreate), null, { headers: runHeaders(c) }));
+    const run = await createRun(ctx(c), createRunFromWire(await body(c, RunCreate), null, { headers: runHeaders(c) }));
     c.header("Content-Location", `/runs/${run.runId}`);
     return c.json(runToWire(run));
   });
@@ -33,7 +35,7 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     // Every assistant must exist before the first run is queued: a refused batch queues nothing.
     for (const input of inputs) await findAssistantForRun(ctx(c), input.assistantId);
     const runs = [];
-    for (const input of inputs) runs.push(await runsService.create(ctx(c), input));
+    for (const input of inputs) runs.push(await createRun(ctx(c), input));
     return c.json(runs.map(runToWire));
   });
 
@@ -43,7 +45,7 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const runIds =
       request.run_ids ??
       (await runsService.listActive(ctx(c), { threadId: request.thread_id, status: request.status })).map((run) => run.runId);
-    await runsService.cancel(ctx(c), { runIds, action: request.action });
+    await cancelRuns(ctx(c), { runIds, action: request.action });
     return c.body(null, 204);
   });
 

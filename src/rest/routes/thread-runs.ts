@@ -4,6 +4,8 @@ import { runEventsService } from "../../services/run-events.service.js";
 import { sseResponse } from "../../streaming/sse-response.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
+import { cancelRuns, deleteRun } from "../../services/run-lifecycle/cancel-run.js";
+import { createRun } from "../../services/run-lifecycle/create-run.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery, ThreadStreamQuery } from "../schemas/runs.js";
 import { selectFields } from "../wire.js";
@@ -20,7 +22,7 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   // Create Background Run
   routes.post("/:thread_id/runs", async (c) => {
     const request = await body(c, RunCreate);
-    const run = await runsService.create(ctx(c), createRunFromWire(request, c.req.param("thread_id"), { headers: runHeaders(c) }));
+    const run = await createRun(ctx(c), createRunFromWire(request, c.req.param("thread_id"), { headers: runHeaders(c) }));
     c.header("Content-Location", `/threads/${run.threadId}/runs/${run.runId}`);
     return c.json(runToWire(run));
   });
@@ -45,7 +47,7 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Delete Run
   routes.delete("/:thread_id/runs/:run_id", async (c) => {
-    await runsService.delete(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
+    await deleteRun(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
     return c.body(null, 204);
   });
 
@@ -79,7 +81,7 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.post("/:thread_id/runs/:run_id/cancel", async (c) => {
     const { wait, action } = query(c, RunCancelQuery);
     const run = await runsService.get(ctx(c), c.req.param("thread_id"), c.req.param("run_id"));
-    await runsService.cancel(ctx(c), { runIds: [run.runId], action });
+    await cancelRuns(ctx(c), { runIds: [run.runId], action });
     if (wait) await runResultsService.waitForEnd(ctx(c), run.runId, c.req.raw.signal);
     return c.body(null, wait ? 204 : 202);
   });

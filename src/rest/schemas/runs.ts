@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { WEBHOOK_RULE, webhookProblem } from "../../domain/webhook.js";
 import { CANCEL_ACTIONS, MULTITASK_STRATEGIES, RUN_STATUSES, STREAM_MODES } from "../../domain/run.js";
 import { THREAD_STREAM_MODES } from "../../domain/run-event.js";
 import { JsonObject, optional, QueryList } from "./common.js";
@@ -40,30 +39,30 @@ export const RunExecutionFields = {
   interrupt_before: optional(NodeList),
   interrupt_after: optional(NodeList),
   multitask_strategy: optional(z.enum(MULTITASK_STRATEGIES)),
-  webhook: optional(z.string().refine((webhook) => webhookProblem(webhook) === null, WEBHOOK_RULE)),
+  // Its rule (an http(s) URL or a path here) is the domain's, checked with the others (domain/run-request.ts).
+  webhook: optional(z.string()),
   durability: optional(z.enum(["sync", "async", "exit"])),
   checkpoint_during: optional(z.boolean()),
 };
 
-/** RunCreateStateful / RunCreateStateless of the LangGraph Platform API. */
-export const RunCreate = z
-  .object({
-    assistant_id: z.string({ error: "assistant_id is required (an assistant id or a graph name)" }).min(1),
-    ...RunExecutionFields,
-    command: optional(Command),
-    if_not_exists: optional(z.enum(["create", "reject"])),
-    on_completion: optional(z.enum(["delete", "keep"])),
-    on_disconnect: optional(z.enum(["cancel", "continue"])),
-    after_seconds: optional(z.number().min(0).max(31_536_000)),
-    checkpoint_id: optional(z.string()),
-    checkpoint: optional(Checkpoint),
-    feedback_keys: optional(z.array(z.string())),
-    langsmith_tracer: optional(z.unknown()),
-  })
-  .refine((body) => body.input === undefined || body.command === undefined, {
-    message: "send either input or command, not both",
-    path: ["command"],
-  });
+/**
+ * RunCreateStateful / RunCreateStateless of the LangGraph Platform API: shapes only. The rules
+ * between fields (input xor command, after_seconds bounds, webhook) and the defaults are the
+ * domain's (runRequestOf), which run-wire.ts applies, so REST and GraphQL answer alike.
+ */
+export const RunCreate = z.object({
+  assistant_id: z.string({ error: "assistant_id is required (an assistant id or a graph name)" }).min(1),
+  ...RunExecutionFields,
+  command: optional(Command),
+  if_not_exists: optional(z.enum(["create", "reject"])),
+  on_completion: optional(z.enum(["delete", "keep"])),
+  on_disconnect: optional(z.enum(["cancel", "continue"])),
+  after_seconds: optional(z.number()),
+  checkpoint_id: optional(z.string()),
+  checkpoint: optional(Checkpoint),
+  feedback_keys: optional(z.array(z.string())),
+  langsmith_tracer: optional(z.unknown()),
+});
 export type RunCreate = z.infer<typeof RunCreate>;
 
 export const RunBatchCreate = z.array(RunCreate).min(1, "send at least one run").max(1000);

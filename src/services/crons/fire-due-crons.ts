@@ -13,10 +13,10 @@ import { nextCronDueAt } from "../../db/sql/next-cron-due-at.js";
 import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
-import { composeRun, type Run } from "../../domain/run.js";
+import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
-// Types only: runs.service.js itself is imported lazily (see below).
-import type { CancelEffects } from "../runs.service.js";
+// Types only: cancel-run.js itself is imported lazily (see below).
+import type { CancelEffects } from "../run-lifecycle/cancel-run.js";
 
 /**
  * What firing needs: a database handle, a clock and a logger. Narrower than ServiceContext on
@@ -144,20 +144,20 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       runs.push({ run, cronId: cron.cronId });
       continue;
     }
-    const strategy = cron.payload.multitaskStrategy;
-    // The rules runsService.create applies, under the thread lock taken above.
-    const active = strategy === "enqueue" ? [] : await lockActiveRuns(manager, cron.threadId);
-    if (active.length > 0 && strategy === "reject") {
+    const action = onBusyThread(cron.payload.multitaskStrategy);
+    // The rules createRun applies (run-lifecycle/create-run.ts), under the thread lock taken above.
+    const active = action === "queue" ? [] : await lockActiveRuns(manager, cron.threadId);
+    if (active.length > 0 && action === "refuse") {
       outcome.refused++;
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       continue;
     }
-    if (active.length > 0 && (strategy === "interrupt" || strategy === "rollback")) {
+    if (active.length > 0 && (action === "interrupt" || action === "rollback")) {
       // Imported here, not at the top: this module runs in the scheduler's worker thread, and
-      // runs.service's imports (@langchain/langgraph) cost ~1 s and ~100 MB there (measured under
+      // cancel-run's imports (@langchain/langgraph, through the thread-state service) cost ~1 s and ~100 MB there (measured under
       // tsx) for a path only interrupt/rollback thread crons take.
-      const { cancelLocked } = await import("../runs.service.js");
-      outcome.cancellations.push(await cancelLocked(manager, active, strategy, now));
+      const { cancelLocked } = await import("../run-lifecycle/cancel-run.js");
+      outcome.cancellations.push(await cancelLocked(manager, active, action, now));
     }
     runs.push({ run: composeCronRun(item, cron.threadId, now), cronId: cron.cronId });
     busyThreads.push({ threadId: cron.threadId, metadata: threadMetadata });
@@ -183,7 +183,7 @@ function nextSlotOf(cron: Cron, now: Date, memo: Map<string, Date | null>): Date
   return next !== null && cron.endTime !== null && next > cron.endTime ? null : next;
 }
 
-/** The run a firing queues: what runsService.create makes of the cron's stored payload. */
+/** The run a firing queues: what createRun makes of the cron's stored payload. */
 function composeCronRun({ cron, assistant }: DueCron, threadId: string, now: Date): Run {
   return composeRun({
     assistant: { ...assistant, assistantId: cron.assistantId },

@@ -1,5 +1,6 @@
 import type { CronPayload } from "../../../domain/cron.js";
 import type { JsonObject } from "../../../domain/json.js";
+import { CRON_MULTITASK_DEFAULT, cronPayloadOf } from "../../../domain/run-request.js";
 import { cronsService, type UpdateCronInput } from "../../../services/crons.service.js";
 import { builder } from "../../builder.js";
 import { omitNull } from "../../input-values.js";
@@ -46,7 +47,7 @@ builder.relayMutationField(
       config: t.field({ type: "JSONObject" }),
       metadata: t.field({ type: "JSONObject", description: "The cron's; each firing's run carries it too, with cron_id." }),
       streamMode: t.field({ type: [StreamMode], description: "What each run's stream carries; default [VALUES]." }),
-      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "enqueue", description: "Thread crons, when the thread is busy." }),
+      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: CRON_MULTITASK_DEFAULT, description: "Thread crons, when the thread is busy." }),
       webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives each finished run." }),
       interruptBefore: t.stringList(),
       interruptAfter: t.stringList(),
@@ -60,7 +61,6 @@ builder.relayMutationField(
       "Creates a cron. INVALID_INPUT naming the field for a bad schedule, timezone or endTime; NOT_FOUND for an " +
       "unknown assistant or thread. A refused request creates nothing.",
     resolve: async (_root, { input }, ctx) => {
-      const given = payloadOf(input);
       const cron = await cronsService.create(ctx.services, {
         threadId: input.threadId ?? null,
         assistantId: input.assistantId,
@@ -70,19 +70,7 @@ builder.relayMutationField(
         endTime: omitNull(input.endTime),
         enabled: omitNull(input.enabled),
         onRunCompleted: omitNull(input.onRunCompleted),
-        payload: {
-          input: given.input ?? null,
-          context: given.context ?? {},
-          config: given.config ?? {},
-          streamModes: given.streamModes ?? ["values"],
-          streamSubgraphs: false,
-          streamResumable: false,
-          interruptBefore: given.interruptBefore ?? null,
-          interruptAfter: given.interruptAfter ?? null,
-          webhook: given.webhook ?? null,
-          multitaskStrategy: given.multitaskStrategy ?? "enqueue",
-          durability: null,
-        },
+        payload: cronPayloadOf(payloadOf(input)),
       });
       return { cron };
     },

@@ -1,13 +1,11 @@
-import { InvalidInputError } from "../../../domain/errors.js";
 import type { RunCommand } from "../../../domain/run.js";
+import { MAX_AFTER_SECONDS, RUN_REQUEST_DEFAULTS, runRequestOf, type RunCreateRequest } from "../../../domain/run-request.js";
 import { runResultsService } from "../../../services/run-results.service.js";
-import { runsService, type CreateRunInput } from "../../../services/runs.service.js";
-import { webhookProblem } from "../../../domain/webhook.js";
+import { runsService } from "../../../services/runs.service.js";
+import { cancelRuns } from "../../../services/run-lifecycle/cancel-run.js";
+import { createRun } from "../../../services/run-lifecycle/create-run.js";
 import { builder } from "../../builder.js";
 import { CancelAction, MultitaskStrategy, RunRef, StreamMode } from "./run.js";
-
-/** after_seconds is bounded like REST's: at most a year. */
-const MAX_AFTER_SECONDS = 31_536_000;
 
 const IfNotExists = builder.enumType("IfNotExists", {
   description: "What a run on a thread id that does not exist does.",
@@ -45,13 +43,6 @@ export function nodeListOf(nodes: readonly string[] | null | undefined): string[
   return nodes.includes("*") ? "*" : [...nodes];
 }
 
-function requireWebhookUrl(webhook: string | null | undefined): string | null {
-  if (webhook == null) return null;
-  const problem = webhookProblem(webhook);
-  if (problem) throw new InvalidInputError(problem);
-  return webhook;
-}
-
 builder.relayMutationField(
   "createRun",
   {
@@ -64,12 +55,12 @@ builder.relayMutationField(
       config: t.field({ type: "JSONObject" }),
       metadata: t.field({ type: "JSONObject" }),
       streamMode: t.field({ type: [StreamMode], description: "What the run's stream carries; default [VALUES]." }),
-      streamSubgraphs: t.boolean({ defaultValue: false, description: "Also stream subgraphs' events (with a namespace)." }),
-      streamResumable: t.boolean({ defaultValue: false }),
-      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: "reject" }),
-      ifNotExists: t.field({ type: IfNotExists, defaultValue: "reject" }),
+      streamSubgraphs: t.boolean({ defaultValue: RUN_REQUEST_DEFAULTS.streamSubgraphs, description: "Also stream subgraphs' events (with a namespace)." }),
+      streamResumable: t.boolean({ defaultValue: RUN_REQUEST_DEFAULTS.streamResumable }),
+      multitaskStrategy: t.field({ type: MultitaskStrategy, defaultValue: RUN_REQUEST_DEFAULTS.multitaskStrategy }),
+      ifNotExists: t.field({ type: IfNotExists, defaultValue: RUN_REQUEST_DEFAULTS.ifNotExists }),
       onCompletion: t.field({ type: OnCompletion, description: "Stateless runs only; default DELETE." }),
-      afterSeconds: t.int({ defaultValue: 0, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
+      afterSeconds: t.int({ defaultValue: RUN_REQUEST_DEFAULTS.afterSeconds, description: `Start no earlier than this many seconds from now (at most ${MAX_AFTER_SECONDS}).` }),
       webhook: t.string({ description: "An http(s) URL, or a path on this server (`/…`, delivered to its custom routes), that receives the finished run." }),
       interruptBefore: t.stringList({ description: 'Stop before these nodes; ["*"]: before every node.' }),
       interruptAfter: t.stringList({ description: 'Stop after these nodes; ["*"]: after every node.' }),
@@ -80,59 +71,56 @@ builder.relayMutationField(
     description:
       "Queues a run (the worker executes it in the background; follow it with runEvents). A busy thread " +
       "under multitaskStrategy REJECT fails with THREAD_BUSY; NOT_FOUND for an unknown assistant or thread.",
-    resolve: async (_root, { input }, ctx) => ({ run: await runsService.create(ctx.services, createRunInputOf(input)) }),
+    resolve: async (_root, { input }, ctx) => ({ run: await createRun(ctx.services, createRunInputOf(input)) }),
   },
   { outputFields: (t) => ({ run: t.expose("run", { type: RunRef }) }) },
 );
 
-/** The service's request from the GraphQL input, with REST's defaults (run-wire.ts) and checks (RunCreate). */
+/**
+ * The domain's run request from the GraphQL input: the rules and defaults are runRequestOf's, the
+ * same REST's requests go through. An empty streamMode list is "not given" (GraphQL clients send
+ * [] for an unset list), so it streams the default.
+ */
 export function createRunInputOf(input: {
   threadId?: string | null;
   assistantId: string;
   input?: unknown;
   command?: CommandInput | null;
-  context?: CreateRunInput["context"] | null;
-  config?: CreateRunInput["config"] | null;
-  metadata?: CreateRunInput["metadata"] | null;
-  streamMode?: CreateRunInput["streamModes"] | null;
+  context?: RunCreateRequest["context"] | null;
+  config?: RunCreateRequest["config"] | null;
+  metadata?: RunCreateRequest["metadata"] | null;
+  streamMode?: RunCreateRequest["streamModes"] | null;
   streamSubgraphs?: boolean | null;
   streamResumable?: boolean | null;
-  multitaskStrategy?: CreateRunInput["multitaskStrategy"] | null;
-  ifNotExists?: CreateRunInput["ifNotExists"] | null;
-  onCompletion?: CreateRunInput["onCompletion"] | null;
+  multitaskStrategy?: RunCreateRequest["multitaskStrategy"] | null;
+  ifNotExists?: RunCreateRequest["ifNotExists"] | null;
+  onCompletion?: RunCreateRequest["onCompletion"] | null;
   afterSeconds?: number | null;
   webhook?: string | null;
   interruptBefore?: readonly string[] | null;
   interruptAfter?: readonly string[] | null;
   checkpointId?: string | null;
-}): CreateRunInput {
-  if (input.input != null && input.command != null) throw new InvalidInputError("send either input or command, not both");
-  const afterSeconds = input.afterSeconds ?? 0;
-  if (afterSeconds < 0 || afterSeconds > MAX_AFTER_SECONDS) {
-    throw new InvalidInputError(`afterSeconds must be between 0 and ${MAX_AFTER_SECONDS}`);
-  }
-  return {
+}): RunCreateRequest {
+  return runRequestOf({
     threadId: input.threadId ?? null,
     assistantId: input.assistantId,
-    input: input.input ?? null,
+    input: input.input,
     command: commandOf(input.command),
-    context: input.context ?? {},
-    config: input.config ?? {},
-    metadata: input.metadata ?? {},
-    streamModes: input.streamMode && input.streamMode.length > 0 ? [...new Set(input.streamMode)] : ["values"],
-    streamSubgraphs: input.streamSubgraphs ?? false,
-    streamResumable: input.streamResumable ?? false,
+    context: input.context,
+    config: input.config,
+    metadata: input.metadata,
+    streamModes: input.streamMode && input.streamMode.length > 0 ? input.streamMode : undefined,
+    streamSubgraphs: input.streamSubgraphs,
+    streamResumable: input.streamResumable,
     interruptBefore: nodeListOf(input.interruptBefore),
     interruptAfter: nodeListOf(input.interruptAfter),
-    checkpointId: input.checkpointId ?? null,
-    checkpointNs: null,
-    webhook: requireWebhookUrl(input.webhook),
-    onCompletion: input.onCompletion ?? null,
-    durability: null,
-    multitaskStrategy: input.multitaskStrategy ?? "reject",
-    ifNotExists: input.ifNotExists ?? "reject",
-    afterSeconds,
-  };
+    checkpointId: input.checkpointId,
+    webhook: input.webhook,
+    onCompletion: input.onCompletion,
+    multitaskStrategy: input.multitaskStrategy,
+    ifNotExists: input.ifNotExists,
+    afterSeconds: input.afterSeconds,
+  });
 }
 
 builder.relayMutationField(
@@ -150,7 +138,7 @@ builder.relayMutationField(
       "running one when its worker notices, which `wait` waits for.",
     resolve: async (_root, { input }, ctx) => {
       const { runId } = await runsService.get(ctx.services, null, input.runId);
-      await runsService.cancel(ctx.services, { runIds: [runId], action: input.action ?? "interrupt" });
+      await cancelRuns(ctx.services, { runIds: [runId], action: input.action ?? "interrupt" });
       if (input.wait) return { run: await runResultsService.waitForEnd(ctx.services, runId) };
       const [run] = await runsService.getMany(ctx.services, [runId]);
       return { run: run ?? null };

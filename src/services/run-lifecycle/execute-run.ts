@@ -1,10 +1,10 @@
 import { Command } from "@langchain/langgraph";
-import type { RunStreamEvent } from "../domain/run-event.js";
-import type { Run, RunStatus } from "../domain/run.js";
-import { withGraphLogFields } from "../graphs/graph-logger.js";
-import { isConnectionLoss } from "../db/connection-loss.js";
-import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
-import type { ServiceContext } from "../services/service-context.js";
+import type { RunStreamEvent } from "../../domain/run-event.js";
+import type { Run, RunStatus } from "../../domain/run.js";
+import { withGraphLogFields } from "../../graphs/graph-logger.js";
+import { isConnectionLoss } from "../../db/connection-loss.js";
+import { stringifyWireValue } from "../../graphs/serialize-graph-value.js";
+import type { ServiceContext } from "../service-context.js";
 import { streamGraph } from "./stream-graph.js";
 
 /** Why a run was aborted from outside: a user's cancel, shutdown, or losing the lease. */
@@ -32,8 +32,8 @@ export interface RunExecution {
 /**
  * Executes one claimed run and streams its events (bus + replay store). Never throws: a failing
  * graph is a run outcome (`error`, with an `error` event), and an abort maps to the outcome its
- * reason asks for. Persisting the outcome is the caller's job (RunWorker), so that claim and
- * release stay in one place.
+ * reason asks for. Persisting the outcome is the caller's job (attemptRun, run-attempt.ts), so
+ * that execution, settle and release of an attempt stay in one place.
  */
 export function executeRun(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
   const { run } = execution;

@@ -1,8 +1,8 @@
-import type { Run } from "../domain/run.js";
-import { isServerPath } from "../domain/webhook.js";
-import { registeredLoopback } from "../http/sdk-loopback.js";
-import { runToWire } from "../rest/run-wire.js";
-import type { ServiceContext } from "../services/service-context.js";
+import type { Run } from "../../domain/run.js";
+import { isServerPath } from "../../domain/webhook.js";
+import { registeredLoopback } from "../../http/sdk-loopback.js";
+import { runToWire } from "../../rest/run-wire.js";
+import type { ServiceContext } from "../service-context.js";
 
 const ATTEMPTS = 3;
 const FIRST_RETRY_DELAY_MS = 500;

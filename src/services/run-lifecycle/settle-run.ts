@@ -1,18 +1,19 @@
-import { deleteRunCheckpoints } from "../db/sql/delete-run-checkpoints.js";
-import { deleteRuns } from "../db/sql/delete-runs.js";
-import { finishRun } from "../db/sql/finish-run.js";
-import { markThreadBusyIfActive } from "../db/sql/mark-thread-busy-if-active.js";
-import { releaseRuns } from "../db/sql/release-runs.js";
-import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../db/retry.js";
-import { withTransaction } from "../db/tx.js";
-import { coerceError, NotFoundError } from "../domain/errors.js";
-import type { JsonObject } from "../domain/json.js";
-import type { Run, RunOutcome, RunStatus } from "../domain/run.js";
-import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../domain/storable-text.js";
-import type { ServiceContext } from "../services/service-context.js";
-import { threadStateService, type SettledThread } from "../services/thread-state.service.js";
-import { threadsService } from "../services/threads.service.js";
+import { deleteRunCheckpoints } from "../../db/sql/delete-run-checkpoints.js";
+import { deleteRuns } from "../../db/sql/delete-runs.js";
+import { finishRun } from "../../db/sql/finish-run.js";
+import { markThreadBusyIfActive } from "../../db/sql/mark-thread-busy-if-active.js";
+import { releaseRuns } from "../../db/sql/release-runs.js";
+import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../../db/retry.js";
+import { withTransaction } from "../../db/tx.js";
+import { coerceError, NotFoundError } from "../../domain/errors.js";
+import type { JsonObject } from "../../domain/json.js";
+import type { Run, RunOutcome, RunStatus } from "../../domain/run.js";
+import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../../domain/storable-text.js";
+import type { ServiceContext } from "../service-context.js";
+import { threadStateService, type SettledThread } from "../thread-state.service.js";
+import { threadsService } from "../threads.service.js";
 import type { ExecutionResult } from "./execute-run.js";
+import { announceRunEnd } from "./announce-run-end.js";
 import { sendRunWebhook } from "./webhooks.js";
 
 /** Storage of a run's output already under way (started when its graph ended). */
@@ -36,8 +37,7 @@ export async function settleRun(
   result: ExecutionResult,
   output: RunOutput = {},
 ): Promise<{ threadHasActiveRuns: boolean }> {
-  const { bus, store, signals } = ctx.streaming;
-  await Promise.all([output.eventsStored ?? store.flush(), ctx.db.checkpointer.writesSettled(run.runId), output.traced]);
+  await Promise.all([output.eventsStored ?? ctx.streaming.store.flush(), ctx.db.checkpointer.writesSettled(run.runId), output.traced]);
 
   if (result.kind === "released") {
     // Shutdown: back to the queue, to resume from its last checkpoint. After a lost lease this
@@ -53,8 +53,7 @@ export async function settleRun(
     });
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
-    bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: "deleted" });
-    signals.runDone(run.runId);
+    announceRunEnd(ctx, run, "deleted");
     return { threadHasActiveRuns: true };
   }
 
@@ -63,8 +62,7 @@ export async function settleRun(
     ctx.log.warn({ runId: run.runId }, "run finished after its lease was taken over; outcome discarded");
     return { threadHasActiveRuns: false };
   }
-  bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status: settled.status });
-  signals.runDone(run.runId, settled.outcome);
+  announceRunEnd(ctx, run, settled.status, settled.outcome);
 
   if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: settled.status, error: settled.error });
   if (run.kwargs.onCompletion === "delete") {

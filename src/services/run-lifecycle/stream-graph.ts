@@ -1,5 +1,5 @@
-import type { StreamMode } from "../domain/run.js";
-import type { CompiledGraphLike } from "../graphs/graph-shapes.js";
+import type { StreamMode } from "../../domain/run.js";
+import type { CompiledGraphLike } from "../../graphs/graph-shapes.js";
 import { toWireCheckpointPayload, toWireDebugEvent } from "./debug-checkpoint.js";
 
 /** One event as SSE names it, with its data still a graph value (serialized later, once). */

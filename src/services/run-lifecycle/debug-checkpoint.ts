@@ -1,4 +1,4 @@
-import { isJsonObject } from "../domain/json.js";
+import { isJsonObject } from "../../domain/json.js";
 
 type Loose = Record<string, unknown>;
 

@@ -1,0 +1,135 @@
+import { insertRun } from "../../db/sql/insert-run.js";
+import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
+import { lockThread } from "../../db/sql/lock-thread.js";
+import { markThreadRunning } from "../../db/sql/mark-thread-running.js";
+import { threadVisibility } from "../../db/sql/thread-exists.js";
+import { withTransaction } from "../../db/tx.js";
+import type { Assistant } from "../../domain/assistant.js";
+import { NotFoundError, ThreadBusyError } from "../../domain/errors.js";
+import { newId } from "../../domain/ids.js";
+import type { JsonObject } from "../../domain/json.js";
+import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import type { RunCreateRequest } from "../../domain/run-request.js";
+import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
+import { assistantSnapshots } from "../assistant-snapshots.js";
+import { findAssistantForRun, resolveAssistantId } from "../assistants.service.js";
+import { withAuthUser } from "../run-auth-user.js";
+import { requireThreadIdForRun } from "../runs.service.js";
+import type { ServiceContext } from "../service-context.js";
+import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+
+/**
+ * Step 1 of the run lifecycle (docs/run-lifecycle.md): a request becomes a `pending` run. The
+ * request was completed by the domain's rules (runRequestOf) in its transport.
+ */
+
+/**
+ * Queues a run. Multitask rules are applied under the thread's row lock: `reject` refuses when
+ * the thread has a pending or running run; `interrupt` / `rollback` cancel those runs (the
+ * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
+ * worker never runs two runs of one thread at once, so the new run starts after the old ends.
+ */
+export async function createRun(ctx: ServiceContext, input: RunCreateRequest): Promise<Run> {
+  const now = ctx.now();
+  const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
+  const { scope, metadata } = await authorizeRunCreation(ctx, input, threadId);
+  input = { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) };
+  const enqueue = async (assistant: Assistant, checked: boolean) => {
+    const run = composeRun({
+      assistant,
+      request: input,
+      threadId,
+      metadata: input.metadata,
+      onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+      now,
+      runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
+    });
+    // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
+    const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+    const queued = await ctx.db.runQueue.call({
+      run,
+      thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+      assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
+    });
+    return { run, threadMetadata, queued };
+  };
+
+  // The common case (no run active on the thread, or enqueue) is one round trip: the assistant
+  // comes from the last run composed with it, and the enqueue checks it is still current. A
+  // multitask decision that cancels runs takes the transaction below.
+  const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, input.assistantId));
+  let attempt = snapshot ? await enqueue(snapshot, true) : null;
+  if (!attempt || attempt.queued.outcome === "assistant-changed") {
+    const assistant = await findAssistantForRun(ctx, input.assistantId);
+    assistantSnapshots.remember(ctx.db, assistant);
+    attempt = await enqueue(assistant, false);
+  }
+  const { run, threadMetadata, queued } = attempt;
+  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
+  if (queued.outcome === "busy") {
+    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(threadId);
+    announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
+  }
+  ctx.streaming.signals.runCreated(run.runId, run.threadId);
+  ctx.streaming.signals.runPending(run.runAfter);
+  return run;
+}
+
+/**
+ * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
+ * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
+ * The assistant is not authorized separately.
+ */
+async function authorizeRunCreation(
+  ctx: ServiceContext,
+  input: RunCreateRequest,
+  threadId: string,
+): Promise<{ scope: MetadataScope; metadata: JsonObject }> {
+  const request = {
+    thread_id: input.threadId === null ? undefined : threadId,
+    assistant_id: input.assistantId,
+    status: "pending",
+    metadata: { ...input.metadata },
+    multitask_strategy: input.multitaskStrategy,
+    if_not_exists: input.ifNotExists,
+    after_seconds: input.afterSeconds,
+    kwargs: { input: input.input, command: input.command, config: input.config, context: input.context },
+  };
+  const scope = await scopeOf(ctx, "threads", "create_run", request);
+  if (input.threadId !== null && isRestricted(scope)) {
+    if ((await threadVisibility(ctx.db.dataSource.manager, threadId, scope)) === "hidden") {
+      throw new NotFoundError(`Thread '${threadId}' not found`);
+    }
+  }
+  return { scope, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+}
+
+/** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */
+function ownerFields(scope: MetadataScope): JsonObject {
+  return Object.fromEntries(Object.entries(scope).filter(([, value]) => typeof value === "string")) as JsonObject;
+}
+
+/**
+ * interrupt / rollback on a busy thread: under the thread's lock, cancels its active runs and
+ * queues the new one. Re-reads everything, since the active runs may have ended meanwhile.
+ */
+async function createCancellingActiveRuns(
+  ctx: ServiceContext,
+  run: Run,
+  input: RunCreateRequest,
+  threadMetadata: JsonObject,
+): Promise<CancelEffects> {
+  const action = onBusyThread(input.multitaskStrategy);
+  return withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
+    const thread = await lockThread(manager, run.threadId);
+    if (!thread) throw new NotFoundError(`Thread '${run.threadId}' not found`);
+    const active = await lockActiveRuns(manager, run.threadId);
+    const effects =
+      active.length > 0 && (action === "interrupt" || action === "rollback")
+        ? await cancelLocked(manager, active, action, run.createdAt)
+        : { endedPending: [], signalledRunning: [] };
+    await insertRun(manager, run);
+    await markThreadRunning(manager, { threadId: run.threadId, metadata: threadMetadata, now: run.createdAt });
+    return effects;
+  });
+}
