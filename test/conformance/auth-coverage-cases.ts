@@ -146,6 +146,12 @@ export const GRAPHQL_CASES: GraphqlCase[] = [
   },
   { field: "Query.viewer", query: "{ viewer { identity } }", refusedBy: "open" },
   { field: "Mutation.cancelRun", query: "mutation($id: ID!) { cancelRun(input: {runId: $id}) { __typename } }", variables: byRun, refusedBy: "handler" },
+  {
+    field: "Mutation.continueThread",
+    query: 'mutation($id: ID!) { continueThread(input: {threadId: $id, assistantId: "echo", values: {}, asNode: "echo"}) { __typename } }',
+    variables: byThread,
+    refusedBy: "handler",
+  },
   { field: "Mutation.copyThread", query: "mutation($id: ID!) { copyThread(input: {threadId: $id}) { __typename } }", variables: byThread, refusedBy: "handler" },
   { field: "Mutation.createAssistant", query: 'mutation { createAssistant(input: {graphId: "echo"}) { __typename } }', refusedBy: "handler" },
   { field: "Mutation.createCron", query: 'mutation { createCron(input: {assistantId: "echo", schedule: "0 0 1 1 *"}) { __typename } }', refusedBy: "handler" },

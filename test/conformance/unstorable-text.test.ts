@@ -215,6 +215,7 @@ describe("REST: text PostgreSQL cannot store", () => {
 /** Input values per mutation, with the bad text where a client could put it. */
 const MUTATION_INPUTS: Record<string, (bad: string, f: Fixture) => Record<string, unknown>> = {
   cancelRun: (bad) => ({ runId: bad }),
+  continueThread: (bad, f) => ({ threadId: f.thread.thread_id, assistantId: f.assistant.assistant_id, values: runInput(bad), asNode: "echo" }),
   copyThread: (bad) => ({ threadId: bad }),
   createAssistant: (bad) => ({ graphId: "echo", name: bad, metadata: { note: bad } }),
   createCron: (bad, f) => ({ assistantId: f.assistant.assistant_id, schedule: "0 0 * * *", input: runInput(bad) }),
