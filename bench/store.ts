@@ -45,6 +45,7 @@ const OPERATIONS = envInt("BENCH_OPERATIONS", 2000);
 const SEMANTIC_ITEMS = envInt("BENCH_STORE_ITEMS", 100_000);
 const EXACT_QUERIES = envInt("BENCH_EXACT_QUERIES", 20);
 const HNSW_QUERIES = envInt("BENCH_HNSW_QUERIES", 200);
+const LARGE_SHARED_BUFFERS = process.env.BENCH_STORE_SHARED_BUFFERS ?? "256MB";
 const PHASES = new Set((process.env.BENCH_STORE_PHASES ?? "postgres,embedded").split(",").map((phase) => phase.trim()));
 const WORDS = ["pizza", "weather", "music", "travel", "garden", "finance", "chess", "coffee", "river", "engine"];
 
@@ -177,9 +178,22 @@ async function embeddedPhase(stamp: string, rows: ResultRow[]): Promise<{ hnsw_s
     // With a reused directory the index exists: this is a plain restart.
     const hnswStartS = Math.round((performance.now() - started) / 100) / 10;
     try {
-      rows.push(await measureQueries(server.client(1), `semantic search, ${SEMANTIC_ITEMS} items, embedded pgvector HNSW`, HNSW_QUERIES));
+      rows.push(await measureQueries(server.client(1), `semantic search, ${SEMANTIC_ITEMS} items, embedded HNSW, default buffers`, HNSW_QUERIES));
     } finally {
       await server.stop();
+    }
+    // The same queries with a buffer pool that holds the index (HANGAR_EMBEDDED_SHARED_BUFFERS).
+    const large = await startServerProcess({
+      configPath: CONFIG,
+      databaseUrl: null,
+      logPath: path.join(RESULTS_DIR, `store-${stamp}-embedded-large-buffers-server.log`),
+      env: { HANGAR_DATA_DIR: dataDir, HANGAR_EMBEDDED_SHARED_BUFFERS: LARGE_SHARED_BUFFERS },
+    });
+    try {
+      const name = `semantic search, ${SEMANTIC_ITEMS} items, embedded HNSW, shared_buffers ${LARGE_SHARED_BUFFERS}`;
+      rows.push(await measureQueries(large.client(1), name, HNSW_QUERIES));
+    } finally {
+      await large.stop();
     }
     return { hnsw_start_s: hnswStartS, reused: reuse };
   } finally {

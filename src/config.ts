@@ -2,6 +2,9 @@ import path from "node:path";
 import { z } from "zod";
 import { HANGAR_PACKAGE_DIR } from "./version.js";
 
+/** The embedded database's buffer pool unless HANGAR_EMBEDDED_SHARED_BUFFERS says otherwise (db/embedded-pool.ts). */
+export const DEFAULT_EMBEDDED_SHARED_BUFFERS = "16MB";
+
 /**
  * Process environment parsed once at start-up into a frozen object that is passed down
  * explicitly; nothing below main.ts reads process.env for Hangar's own settings.
@@ -27,12 +30,18 @@ const EnvSchema = z.object({
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
   HANGAR_SCHEMAS_FROM_TYPES: z.enum(["true", "false", "1", "0"]).default("true"),
   HANGAR_ENABLE_TRUNCATE: z.enum(["true", "false", "1", "0"]).default("false"),
+  HANGAR_EMBEDDED_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as "16MB" or "1GB"')
+    .default(DEFAULT_EMBEDDED_SHARED_BUFFERS),
 });
 
 export interface HangarConfig {
   /** PostgreSQL connection string; absent → embedded PGlite under dataDir. */
   databaseUrl: string | null;
   dataDir: string;
+  /** shared_buffers of the embedded database (its memory, against page reads: store HNSW search). */
+  embeddedSharedBuffers: string;
   host: string;
   port: number;
   /** Empty → the API is open (a warning is logged at start). */
@@ -89,6 +98,7 @@ export function loadConfig(
   return Object.freeze({
     databaseUrl: values.DATABASE_URL ?? null,
     dataDir: path.resolve(values.HANGAR_DATA_DIR),
+    embeddedSharedBuffers: values.HANGAR_EMBEDDED_SHARED_BUFFERS,
     host: values.HOST,
     port: overrides.port ?? values.PORT,
     apiKeys: Object.freeze(

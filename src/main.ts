@@ -67,6 +67,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
       store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment) },
     },

@@ -39,6 +39,8 @@ export interface Database {
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
+  /** The embedded engine's shared_buffers (PostgreSQL's size syntax, e.g. "256MB"); ignored on PostgreSQL. */
+  embeddedSharedBuffers?: string;
   /** Connections in the PostgreSQL pool (ignored for the embedded database, always 1). */
   poolSize?: number;
   /** The deployment's `store` settings (semantic index, TTLs). */
@@ -127,6 +129,6 @@ async function openPool(
     });
     return { pool, kind: "postgres", closePool: () => pool.end() };
   }
-  const embedded = await openEmbeddedPool(options.dataDir);
+  const embedded = await openEmbeddedPool(options.dataDir, { sharedBuffers: options.embeddedSharedBuffers });
   return { pool: embedded.pool, kind: "embedded", closePool: () => embedded.close() };
 }

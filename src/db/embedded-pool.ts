@@ -6,6 +6,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import pg from "pg";
+import { DEFAULT_EMBEDDED_SHARED_BUFFERS } from "../config.js";
 import { acquireDirectoryLock } from "./embedded-lock.js";
 
 /**
@@ -14,14 +15,16 @@ import { acquireDirectoryLock } from "./embedded-lock.js";
  * ever grows, so whatever a setting lets PostgreSQL allocate stays resident until the process
  * exits: PostgreSQL's defaults (128 MB of shared buffers, 64 MB per maintenance operation) cost
  * ~140 MB more RSS than these (measured: 299 → 160 MB for the engine alone). A smaller buffer
- * pool only means more page reads from the OS page cache, which holds the files anyway.
+ * pool means more page reads through PGlite's file layer, which is cheap for rows but not for a
+ * large HNSW index: 100,000 256-dim vectors searched with 16 MB took p99 221 ms, with 256 MB
+ * 43 ms. So the buffer pool is the operator's choice (HANGAR_EMBEDDED_SHARED_BUFFERS).
  */
-const EMBEDDED_SETTINGS = { shared_buffers: "16MB", maintenance_work_mem: "16MB" };
+const EMBEDDED_MAINTENANCE_WORK_MEM = "16MB";
 
-const EMBEDDED_START_PARAMS: readonly string[] = [
-  ...PGlite.defaultStartParams,
-  ...Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
-];
+function embeddedStartParams(sharedBuffers: string): string[] {
+  const settings = { shared_buffers: sharedBuffers, maintenance_work_mem: EMBEDDED_MAINTENANCE_WORK_MEM };
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
+}
 
 /**
  * Embedded PostgreSQL (PGlite) behind a node-postgres pool of exactly ONE connection: more than
@@ -29,14 +32,17 @@ const EMBEDDED_START_PARAMS: readonly string[] = [
  * wrong query (reference/embedded-postgres.md). Everything (TypeORM, checkpointer, store, raw SQL)
  * must share this pool, and transactions must stay short.
  */
-export async function openEmbeddedPool(dataDir: string): Promise<{ pool: pg.Pool; close(): Promise<void> }> {
+export async function openEmbeddedPool(
+  dataDir: string,
+  options: { sharedBuffers?: string } = {},
+): Promise<{ pool: pg.Pool; close(): Promise<void> }> {
   const lock = acquireDirectoryLock(dataDir);
   try {
     const pgdata = path.join(dataDir, "pgdata");
     if (!fs.existsSync(path.join(pgdata, "PG_VERSION"))) await initializeDataDirectory(pgdata);
     // pgvector, so the Store's semantic search has an HNSW index here too (CREATE EXTENSION runs
     // only when a deployment configures store.index).
-    const pglite = await PGlite.create(pgdata, { extensions: { vector }, startParams: [...EMBEDDED_START_PARAMS] });
+    const pglite = await PGlite.create(pgdata, { extensions: { vector }, startParams: embeddedStartParams(options.sharedBuffers ?? DEFAULT_EMBEDDED_SHARED_BUFFERS) });
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
     return {
       pool,
@@ -75,7 +81,7 @@ async function initializeDataDirectory(pgdata: string): Promise<void> {
   const script =
     "const [entry, dir, startParams] = JSON.parse(process.argv[1]);" +
     "require(entry).PGlite.create(dir, { startParams }).then((db) => db.close());";
-  const args = JSON.stringify([createRequire(import.meta.url).resolve("@electric-sql/pglite"), partial, EMBEDDED_START_PARAMS]);
+  const args = JSON.stringify([createRequire(import.meta.url).resolve("@electric-sql/pglite"), partial, embeddedStartParams(DEFAULT_EMBEDDED_SHARED_BUFFERS)]);
   const child = spawn(process.execPath, ["--eval", script, args], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

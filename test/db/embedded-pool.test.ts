@@ -15,6 +15,16 @@ describe("openEmbeddedPool", () => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it("takes the buffer pool the operator asks for (HANGAR_EMBEDDED_SHARED_BUFFERS)", async () => {
+    const embedded = await openEmbeddedPool(newDataDir(), { sharedBuffers: "48MB" });
+    try {
+      const { rows } = await embedded.pool.query<{ shared_buffers: string }>("SELECT current_setting('shared_buffers') AS shared_buffers");
+      expect(rows[0]!.shared_buffers).toBe("48MB");
+    } finally {
+      await embedded.close();
+    }
+  });
+
   it("creates a new database over what an interrupted initdb left, with the engine's memory settings", async () => {
     const dataDir = newDataDir();
     // What a start killed during initdb leaves: a half-built directory beside an empty one.
