@@ -7,7 +7,7 @@ import type { Run, StreamMode } from "../domain/run.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { assistantsService } from "./assistants.service.js";
 import { runResultsService, type RunResult } from "./run-results.service.js";
-import type { RunCreateRequest } from "../domain/run-request.js";
+import { runRequestOf, type RunCreateRequest } from "../domain/run-request.js";
 import { cancelRuns } from "./run-lifecycle/cancel-run.js";
 import { createRun } from "./run-lifecycle/create-run.js";
 import { runsService } from "./runs.service.js";
@@ -46,31 +46,20 @@ export interface AgentCallResult {
 // Tool lists are read in pages of this size; a deployment with more assistants still lists all.
 const PAGE_SIZE = 100;
 
+/** The run an MCP tool call or an A2A message starts, through the domain's run-request rules and defaults. */
 function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): RunCreateRequest {
   const configurable = call.headers && Object.keys(call.headers).length > 0 ? { configurable: call.headers } : null;
-  return {
+  return runRequestOf({
     threadId,
     assistantId: call.assistantId,
     input: call.input,
-    command: null,
-    context: {},
-    config: configurable ?? {},
-    metadata: call.metadata ?? {},
+    config: configurable,
+    metadata: call.metadata,
     streamModes,
-    streamSubgraphs: false,
-    streamResumable: false,
-    interruptBefore: null,
-    interruptAfter: null,
-    checkpointId: null,
-    checkpointNs: null,
-    webhook: null,
-    onCompletion: null,
-    durability: null,
     // A conversation's next message waits for the previous one instead of failing on a busy thread.
     multitaskStrategy: threadId === null ? "reject" : "enqueue",
     ifNotExists: "create",
-    afterSeconds: 0,
-  };
+  });
 }
 
 function isExposed(assistant: Assistant, exposed: ExposedAssistants | null): boolean {
