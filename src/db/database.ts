@@ -48,9 +48,10 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
-  const { pool, kind, closePool } = await openPool(options);
+  // Only PostgreSQL has other processes' notifications to tell apart; the embedded database none.
+  const ownBackends = backendPidTracker(log);
+  const { pool, kind, closePool } = await openPool(options, ownBackends);
   pool.on("error", (error) => log.warn({ err: error }, "idle database connection failed"));
-  const ownBackends = trackBackendPids(pool, log);
   const dataSource = createDataSource(pool);
   try {
     await dataSource.initialize();
@@ -73,7 +74,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     runOutcomes: new BatchedStatement((records) =>
       withRetry(() => settleRunOutcomes(dataSource.manager, records), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
     ),
-    isOwnBackend: (pid) => ownBackends.has(pid),
+    isOwnBackend: (pid) => ownBackends.pids.has(pid),
     async connectOutsidePool() {
       if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");
       const client = new pg.Client({ connectionString: options.databaseUrl });
@@ -89,36 +90,41 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
 }
 
 /**
- * The backend pids of the pool's connections, kept current as connections come and go. Each new
- * connection asks for its pid first (pg queues the connection's own statements behind it, so the
- * pid is known before it can send a NOTIFY).
+ * The backend pids of the pool's connections, kept current as connections come and go, so that a
+ * NOTIFY this process sent can be told from another process's. A new connection asks for its pid
+ * in pg-pool's `onConnect` hook, before the pool hands it out (so before it can send a NOTIFY,
+ * and without a second statement queued on a busy client, which pg deprecates).
  */
-function trackBackendPids(pool: pg.Pool, log: Logger): Set<number> {
+function backendPidTracker(log: Logger) {
   const pids = new Set<number>();
-  const pidOf = new WeakMap<pg.PoolClient, number>();
-  pool.on("connect", (client) => {
-    client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid").then(
-      ({ rows: [row] }) => {
-        if (!row) return;
-        pidOf.set(client, row.pid);
-        pids.add(row.pid);
-      },
-      // The connection failed at once; its own statements report that.
-      (error: unknown) => log.debug({ err: error }, "could not read a connection's backend pid"),
-    );
-  });
-  pool.on("remove", (client) => {
-    const pid = pidOf.get(client);
-    if (pid !== undefined) pids.delete(pid);
-  });
-  return pids;
+  const pidOf = new WeakMap<pg.ClientBase, number>();
+  return {
+    pids,
+    async onConnect(client: pg.ClientBase): Promise<void> {
+      try {
+        const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+        if (!rows[0]) return;
+        pidOf.set(client, rows[0].pid);
+        pids.add(rows[0].pid);
+      } catch (error) {
+        // The connection failed at once; its own statements report that.
+        log.debug({ err: error }, "could not read a connection's backend pid");
+      }
+    },
+    forget(client: pg.ClientBase): void {
+      const pid = pidOf.get(client);
+      if (pid !== undefined) pids.delete(pid);
+    },
+  };
 }
 
 async function openPool(
   options: DatabaseOptions,
+  ownBackends: ReturnType<typeof backendPidTracker>,
 ): Promise<{ pool: pg.Pool; kind: DatabaseKind; closePool: () => Promise<void> }> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
+      onConnect: (client) => ownBackends.onConnect(client),
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       // Without a bound, a request waits forever for a connection while PostgreSQL is out of
@@ -127,6 +133,7 @@ async function openPool(
       // A peer that vanished without closing the socket is noticed by TCP keepalive, not never.
       keepAlive: true,
     });
+    pool.on("remove", (client) => ownBackends.forget(client));
     return { pool, kind: "postgres", closePool: () => pool.end() };
   }
   const embedded = await openEmbeddedPool(options.dataDir, { sharedBuffers: options.embeddedSharedBuffers });
