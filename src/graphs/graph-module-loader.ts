@@ -8,6 +8,8 @@ import { splitGraphSpec } from "./deployment-config.js";
 export interface GraphModuleLoader {
   /** Imports a TypeScript or JavaScript module by absolute path. */
   importModule(modulePath: string): Promise<Record<string, unknown>>;
+  /** Imports a package specifier as the module at `parentModulePath` would (the same instance it got). */
+  importFrom(specifier: string, parentModulePath: string): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -32,10 +34,13 @@ export function createGraphModuleLoader(configPath: string): GraphModuleLoader {
   const deploymentTsconfig = path.join(path.dirname(configPath), "tsconfig.json");
   const tsconfig = existsSync(deploymentTsconfig) ? deploymentTsconfig : undefined;
   let api: NamespacedUnregister | undefined;
+  const namespace = () => (api ??= register({ namespace: `hangar-graphs-${randomUUID()}`, ...(tsconfig ? { tsconfig } : {}) }));
   return {
     async importModule(modulePath) {
-      api ??= register({ namespace: `hangar-graphs-${randomUUID()}`, ...(tsconfig ? { tsconfig } : {}) });
-      return (await api.import(pathToFileURL(modulePath).href, parentURL)) as Record<string, unknown>;
+      return (await namespace().import(pathToFileURL(modulePath).href, parentURL)) as Record<string, unknown>;
+    },
+    async importFrom(specifier, parentModulePath) {
+      return (await namespace().import(specifier, pathToFileURL(parentModulePath).href)) as Record<string, unknown>;
     },
   };
 }

@@ -2,7 +2,14 @@ import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type G
 import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./system-assistant-defaults.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
-import { extractGraphSchemas, runtimeTypedSchemas, withStaticSchemas, type GraphSchemas } from "./graph-schemas.js";
+import {
+  extractGraphSchemas,
+  loadSchemaReaders,
+  withStaticSchemas,
+  type GraphSchemas,
+  type RuntimeTyped,
+  type SchemaReaders,
+} from "./graph-schemas.js";
 import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
 import { extractStaticSchemasInChild } from "./static-schemas/static-schemas-in-child.js";
 import {
@@ -78,6 +85,8 @@ interface LoadedGraph {
   factory: GraphFactory | null;
   /** Built at start-up; for factories, the result of calling it with DEFAULT_FACTORY_CONFIG. */
   graph: CompiledGraphLike;
+  /** The schema helpers of the LangGraph copy the graph's module uses (its subgraphs' too). */
+  schemaReaders: SchemaReaders;
 }
 
 // Factories commonly read `config.configurable.<x>`; an empty object keeps that from throwing.
@@ -106,7 +115,7 @@ export async function loadGraphRegistry(
   const graphs = new Map<string, LoadedGraph>();
   for (const spec of config.graphs) {
     const startedAt = Date.now();
-    const loaded = await loadGraph(spec, (modulePath) => loader.importModule(modulePath));
+    const loaded = await loadGraph(spec, loader);
     graphs.set(spec.graphId, loaded);
     log.info(
       { graphId: spec.graphId, spec: spec.spec, factory: loaded.factory !== null, ms: Date.now() - startedAt },
@@ -119,19 +128,17 @@ export async function loadGraphRegistry(
   return { registry, config, loader };
 }
 
-async function loadGraph(
-  spec: GraphSpec,
-  importModule: (modulePath: string) => Promise<Record<string, unknown>>,
-): Promise<LoadedGraph> {
+async function loadGraph(spec: GraphSpec, loader: GraphModuleLoader): Promise<LoadedGraph> {
   try {
-    const moduleNamespace = await importModule(spec.modulePath);
+    const moduleNamespace = await loader.importModule(spec.modulePath);
+    const schemaReaders = await loadSchemaReaders((specifier) => loader.importFrom(specifier, spec.modulePath));
     // `export const graph = (async () => builder.compile())()` is common: a module cannot
     // use top-level await in every toolchain, so the export is awaited here.
     const exported = await awaitIfPromise(readModuleExport(moduleNamespace, spec.exportName));
     if (isGraphFactory(exported)) {
-      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG) };
+      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG), schemaReaders };
     }
-    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`) };
+    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`), schemaReaders };
   } catch (error) {
     throw new GraphLoadError(spec.graphId, spec.spec, error);
   }
@@ -164,15 +171,15 @@ function createGraphRegistry(
   log: GraphRegistryLog,
   schemasFromTypes: boolean,
 ): GraphRegistry {
-  const schemaCache = new WeakMap<CompiledGraphLike, Omit<GraphSchemas, "graph_id">>();
+  const schemaCache = new WeakMap<CompiledGraphLike, { schemas: Omit<GraphSchemas, "graph_id">; typed: RuntimeTyped }>();
   // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
   // that needs them at once (one compilation, seconds, in a child process); a failure is
   // remembered as null so that it is logged once, not on every request.
   let staticSchemas: Promise<Map<string, StaticDeploymentGraph> | null> | undefined;
   const loadStaticSchemas = (): Promise<Map<string, StaticDeploymentGraph> | null> => {
     staticSchemas ??= (async () => {
-      const needed = [...graphs.values()].filter(({ graph }) => {
-        const typed = runtimeTypedSchemas(graph);
+      const needed = [...graphs.values()].filter(({ spec, graph }) => {
+        const { typed } = schemasOf(spec.graphId, graph);
         return !typed.state || !typed.context;
       });
       // Graphs whose state and context schemas are all typed at runtime (zod) need no compiler:
@@ -200,17 +207,19 @@ function createGraphRegistry(
     return loaded;
   };
 
-  // Keyed by graph object: one entry per deployed graph and per subgraph instance.
-  const schemasOf = (graphId: string, graph: CompiledGraphLike): GraphSchemas => {
+  // Keyed by graph object: one entry per deployed graph and per subgraph instance. A subgraph
+  // is read with its deployed graph's helpers (one module, one LangGraph copy).
+  const schemasOf = (graphId: string, graph: CompiledGraphLike): { schemas: GraphSchemas; typed: RuntimeTyped } => {
     let cached = schemaCache.get(graph);
     if (cached === undefined) {
-      const { graph_id: _ignored, ...schemas } = extractGraphSchemas(graphId, graph, (kind, error) =>
+      const { schemas, typed } = extractGraphSchemas(graphId, graph, getLoaded(graphId).schemaReaders, (kind, error) =>
         log.warn({ graphId, kind, err: error }, "could not derive a graph schema; serving null"),
       );
-      cached = schemas;
+      const { graph_id: _ignored, ...rest } = schemas;
+      cached = { schemas: rest, typed };
       schemaCache.set(graph, cached);
     }
-    return { graph_id: graphId, ...cached };
+    return { schemas: { graph_id: graphId, ...cached.schemas }, typed: cached.typed };
   };
 
   return {
@@ -229,8 +238,7 @@ function createGraphRegistry(
 
     async getSchemas(graphId, options = {}) {
       const { graph } = getLoaded(graphId);
-      const schemas = schemasOf(graphId, graph);
-      const typed = runtimeTypedSchemas(graph);
+      const { schemas, typed } = schemasOf(graphId, graph);
       const asked = options.only ?? ["input", "output", "state", "config", "context"];
       const needsTypes = asked.some((kind) => (kind === "config" || kind === "context" ? !typed.context : !typed.state));
       if (!needsTypes) return schemas;
@@ -243,8 +251,7 @@ function createGraphRegistry(
       let fromTypes: Record<string, StaticGraphSchemas> | undefined;
       for await (const [namespace, subgraph] of listSubgraphs(getLoaded(graphId).graph, options)) {
         if (!isCompiledGraphLike(subgraph)) continue;
-        const schemas = schemasOf(graphId, subgraph);
-        const typed = runtimeTypedSchemas(subgraph);
+        const { schemas, typed } = schemasOf(graphId, subgraph);
         if (typed.state && typed.context) {
           result[namespace] = schemas;
           continue;

@@ -1,11 +1,6 @@
-import {
-  getConfigTypeSchema,
-  getInputTypeSchema,
-  getOutputTypeSchema,
-  getStateTypeSchema,
-} from "@langchain/langgraph/zod/schema";
+import * as ownSchemaHelpers from "@langchain/langgraph/zod/schema";
 import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
-import { getStateBuilder, type CompiledGraphLike, type StateBuilderLike } from "./graph-shapes.js";
+import { getStateBuilder, type CompiledGraphLike } from "./graph-shapes.js";
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -18,65 +13,91 @@ export interface GraphSchemas {
   context_schema: JSONSchema | null;
 }
 
-type SchemaReader = (graph: unknown, registry?: never) => unknown;
-type SchemaKind = "input" | "output" | "state" | "context";
+/** Which of a graph's schemas came from runtime definitions (zod, StateSchema), not TS types. */
+export interface RuntimeTyped {
+  state: boolean;
+  context: boolean;
+}
 
-const READERS: Record<SchemaKind, SchemaReader> = {
-  input: getInputTypeSchema as SchemaReader,
-  output: getOutputTypeSchema as SchemaReader,
-  state: getStateTypeSchema as SchemaReader,
-  context: getConfigTypeSchema as SchemaReader,
+type SchemaKind = "input" | "output" | "state" | "context";
+type SchemaReader = (graph: unknown) => unknown;
+
+/** LangGraph's public `@langchain/langgraph/zod/schema` helpers, from one copy of LangGraph. */
+export type SchemaReaders = Record<SchemaKind, SchemaReader>;
+
+const HELPER_NAMES: Record<SchemaKind, string> = {
+  input: "getInputTypeSchema",
+  output: "getOutputTypeSchema",
+  state: "getStateTypeSchema",
+  context: "getConfigTypeSchema",
 };
 
+function readersOf(module: Record<string, unknown>): SchemaReaders | null {
+  const readers: Partial<SchemaReaders> = {};
+  for (const [kind, name] of Object.entries(HELPER_NAMES) as Array<[SchemaKind, string]>) {
+    const helper = module[name];
+    if (typeof helper !== "function") return null;
+    readers[kind] = (graph) => (helper as (graph: unknown) => unknown)(graph);
+  }
+  return readers as SchemaReaders;
+}
+
+/** Hangar's own copy's helpers: for graphs built with Hangar's LangGraph. */
+export const OWN_SCHEMA_READERS: SchemaReaders = readersOf(ownSchemaHelpers as unknown as Record<string, unknown>)!;
+
 /**
- * JSON Schemas of a compiled graph, computed the way LangGraph's own server does.
- *
- * LangGraph's `zod/schema` helpers read the builder's runtime definitions: zod objects (v3 or
- * v4; @langchain/core converts both, and zod v4 schemas from another zod copy convert too since
- * conversion walks `_zod`), `StateSchema` instances (recognised through a Symbol.for brand, so
- * any copy works), and the zod context schema. Reducer schemas and extras such as
- * `langgraph_type: "messages"` live in a per-copy meta registry; we hand the helpers the
- * graph's OWN registry (`builder._metaRegistry`), otherwise a graph from another copy would
- * lose them. Annotation-based graphs carry no runtime types, so for them we describe the
- * channel names only. Anything unexpected yields null rather than failing the request.
+ * The schema helpers of the LangGraph copy a graph module was built with: reducer schemas and
+ * extras such as `langgraph_type: "messages"` live in a registry per copy, which that copy's
+ * helpers read by default. `importFrom` imports a specifier as the graph module would (the
+ * deployment's loader). A module that cannot be imported (no LangGraph of its own, or one
+ * without the helpers) uses Hangar's.
+ */
+export async function loadSchemaReaders(importFrom: (specifier: string) => Promise<Record<string, unknown>>): Promise<SchemaReaders> {
+  try {
+    return readersOf(await importFrom("@langchain/langgraph/zod/schema")) ?? OWN_SCHEMA_READERS;
+  } catch {
+    return OWN_SCHEMA_READERS;
+  }
+}
+
+/**
+ * JSON Schemas of a compiled graph, computed the way LangGraph's own server does, through the
+ * public helpers of the graph's own LangGraph copy: zod objects (v3 or v4), `StateSchema`
+ * instances and the zod context schema. Annotation-based graphs carry no runtime types: the
+ * helpers answer nothing, and we describe the channel names from the builder's public
+ * `channels` (the compiled graph's `outputChannels` for the output). Anything unexpected yields
+ * null rather than failing the request.
  */
 export function extractGraphSchemas(
   graphId: string,
   graph: CompiledGraphLike,
+  readers: SchemaReaders,
   onProblem: (kind: SchemaKind, error: Error) => void = () => {},
-): GraphSchemas {
-  const builder = getStateBuilder(graph);
-  const registry = findMetaRegistry(builder, graph);
-  const read = (kind: SchemaKind): JSONSchema | null => {
-    if (builder === null) return null;
+): { schemas: GraphSchemas; typed: RuntimeTyped } {
+  const fromRuntime = (kind: SchemaKind): JSONSchema | null => {
+    if (getStateBuilder(graph) === null) return null;
     try {
-      const schema = READERS[kind](graph, registry as never);
+      const schema = readers[kind](graph);
       if (isJsonObject(schema)) return schema;
     } catch (error) {
       onProblem(kind, error instanceof Error ? error : new Error(String(error), { cause: error }));
     }
-    return kind === "context" ? null : describeChannels(builder, kind);
+    return null;
   };
-  return {
+  const state = fromRuntime("state");
+  const context = fromRuntime("context");
+  const schemas: GraphSchemas = {
     graph_id: graphId,
-    input_schema: read("input"),
-    output_schema: read("output"),
-    state_schema: read("state"),
+    input_schema: fromRuntime("input") ?? describeChannels(graph, "input"),
+    output_schema: fromRuntime("output") ?? describeChannels(graph, "output"),
+    state_schema: state ?? describeChannels(graph, "state"),
     // From JavaScript, a graph's config schema and its context schema are one declaration
     // (LangGraph 1.x moved run-time parameters to `context`); LangGraph Platform's JS server
     // serves it as both, and so do we.
-    config_schema: read("context"),
-    context_schema: read("context"),
+    config_schema: context,
+    context_schema: context,
   };
-}
-
-/** Which of a graph's schemas come from runtime definitions (zod, StateSchema), not TS types. */
-export function runtimeTypedSchemas(graph: CompiledGraphLike): { state: boolean; context: boolean } {
-  const builder = getStateBuilder(graph);
-  return {
-    state: builder?._schemaRuntimeDefinition !== undefined && builder?._schemaRuntimeDefinition !== null,
-    context: builder?._configRuntimeSchema !== undefined && builder?._configRuntimeSchema !== null,
-  };
+  return { schemas, typed: { state: state !== null, context: context !== null } };
 }
 
 /**
@@ -84,11 +105,7 @@ export function runtimeTypedSchemas(graph: CompiledGraphLike): { state: boolean;
  * input and output when the state is an Annotation, config and context when the context is.
  * A schema the types could not give either stays as it was.
  */
-export function withStaticSchemas(
-  schemas: GraphSchemas,
-  typed: { state: boolean; context: boolean },
-  fromTypes: StaticGraphSchemas,
-): GraphSchemas {
+export function withStaticSchemas(schemas: GraphSchemas, typed: RuntimeTyped, fromTypes: StaticGraphSchemas): GraphSchemas {
   const merged = { ...schemas };
   if (!typed.state) {
     merged.state_schema = fromTypes.state ?? schemas.state_schema;
@@ -103,26 +120,18 @@ export function withStaticSchemas(
   return merged;
 }
 
-function findMetaRegistry(builder: StateBuilderLike | null, graph: CompiledGraphLike): unknown {
-  for (const candidate of [builder?._metaRegistry, (graph as { _metaRegistry?: unknown })._metaRegistry]) {
-    if (
-      typeof candidate === "object" &&
-      candidate !== null &&
-      typeof (candidate as { getExtendedChannelSchemas?: unknown }).getExtendedChannelSchemas === "function"
-    ) {
-      return candidate;
-    }
-  }
-  // undefined lets the helper fall back to the registry of our own copy.
-  return undefined;
-}
-
-/** Object schema naming the channels of an Annotation / plain channel map; types are unknown. */
-function describeChannels(builder: StateBuilderLike, kind: Exclude<SchemaKind, "context">): JSONSchema | null {
-  const definition =
-    kind === "input" ? builder._inputDefinition : kind === "output" ? builder._outputDefinition : builder._schemaDefinition;
-  if (typeof definition !== "object" || definition === null) return null;
-  const properties = Object.fromEntries(Object.keys(definition).map((channel) => [channel, {}]));
+/**
+ * Object schema naming the channels of an Annotation / plain channel map; types are unknown.
+ * The builder's `channels` hold every state channel (an input annotation's too); the output is
+ * the compiled graph's `outputChannels` when it lists them.
+ */
+function describeChannels(graph: CompiledGraphLike, kind: Exclude<SchemaKind, "context">): JSONSchema | null {
+  const channels = getStateBuilder(graph)?.channels;
+  if (typeof channels !== "object" || channels === null) return null;
+  const outputChannels = (graph as { outputChannels?: unknown }).outputChannels;
+  const names =
+    kind === "output" && Array.isArray(outputChannels) ? outputChannels.filter((name) => typeof name === "string") : Object.keys(channels);
+  const properties = Object.fromEntries(names.filter((name) => !name.startsWith("__")).map((channel) => [channel, {}]));
   return { type: "object", properties };
 }
 

@@ -101,16 +101,10 @@ export function describeValue(value: unknown): string {
   return constructorName && constructorName !== "Object" ? `an instance of ${constructorName}` : "a plain object";
 }
 
-/** Found in the builder of graphs compiled from a StateGraph (any copy, any schema kind). */
+/** The public members of a StateGraph builder (any copy) that schemas fall back on. */
 export interface StateBuilderLike {
-  _schemaDefinition?: Record<string, unknown>;
-  _inputDefinition?: Record<string, unknown>;
-  _outputDefinition?: Record<string, unknown>;
-  _schemaRuntimeDefinition?: unknown;
-  _inputRuntimeDefinition?: unknown;
-  _outputRuntimeDefinition?: unknown;
-  _configRuntimeSchema?: unknown;
-  _metaRegistry?: unknown;
+  /** Every state channel by name (state, input and output annotations together). */
+  channels?: Record<string, unknown>;
 }
 
 export function getStateBuilder(graph: CompiledGraphLike): StateBuilderLike | null {
