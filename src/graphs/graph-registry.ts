@@ -115,7 +115,7 @@ export async function loadGraphRegistry(
   const graphs = new Map<string, LoadedGraph>();
   for (const spec of config.graphs) {
     const startedAt = Date.now();
-    const loaded = await loadGraph(spec, loader);
+    const loaded = await loadGraph(spec, loader, log);
     graphs.set(spec.graphId, loaded);
     log.info(
       { graphId: spec.graphId, spec: spec.spec, factory: loaded.factory !== null, ms: Date.now() - startedAt },
@@ -128,10 +128,13 @@ export async function loadGraphRegistry(
   return { registry, config, loader };
 }
 
-async function loadGraph(spec: GraphSpec, loader: GraphModuleLoader): Promise<LoadedGraph> {
+async function loadGraph(spec: GraphSpec, loader: GraphModuleLoader, log: GraphRegistryLog): Promise<LoadedGraph> {
   try {
     const moduleNamespace = await loader.importModule(spec.modulePath);
-    const schemaReaders = await loadSchemaReaders((specifier) => loader.importFrom(specifier, spec.modulePath));
+    const schemaReaders = await loadSchemaReaders(
+      (specifier) => loader.importFrom(specifier, spec.modulePath),
+      (error) => log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph schema helpers; using Hangar's"),
+    );
     // `export const graph = (async () => builder.compile())()` is common: a module cannot
     // use top-level await in every toolchain, so the export is awaited here.
     const exported = await awaitIfPromise(readModuleExport(moduleNamespace, spec.exportName));

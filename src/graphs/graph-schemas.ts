@@ -45,17 +45,28 @@ function readersOf(module: Record<string, unknown>): SchemaReaders | null {
 /** Hangar's own copy's helpers: for graphs built with Hangar's LangGraph. */
 export const OWN_SCHEMA_READERS: SchemaReaders = readersOf(ownSchemaHelpers as unknown as Record<string, unknown>)!;
 
+/** Node's codes for "no such package, or it does not export that path". */
+const NOT_FOUND_CODES = new Set(["ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
+
 /**
  * The schema helpers of the LangGraph copy a graph module was built with: reducer schemas and
  * extras such as `langgraph_type: "messages"` live in a registry per copy, which that copy's
  * helpers read by default. `importFrom` imports a specifier as the graph module would (the
- * deployment's loader). A module that cannot be imported (no LangGraph of its own, or one
- * without the helpers) uses Hangar's.
+ * deployment's loader). Where the module resolves no LangGraph of its own, or one without the
+ * helpers, Hangar's are used; any other import failure is reported through `onProblem` first
+ * (schemas then lack that copy's extras, which someone should hear about).
  */
-export async function loadSchemaReaders(importFrom: (specifier: string) => Promise<Record<string, unknown>>): Promise<SchemaReaders> {
+export async function loadSchemaReaders(
+  importFrom: (specifier: string) => Promise<Record<string, unknown>>,
+  onProblem: (error: Error) => void = () => {},
+): Promise<SchemaReaders> {
   try {
     return readersOf(await importFrom("@langchain/langgraph/zod/schema")) ?? OWN_SCHEMA_READERS;
-  } catch {
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code !== "string" || !NOT_FOUND_CODES.has(code)) {
+      onProblem(error instanceof Error ? error : new Error(String(error), { cause: error }));
+    }
     return OWN_SCHEMA_READERS;
   }
 }

@@ -24,8 +24,15 @@ describe("loadSchemaReaders", () => {
   });
 
   it("falls back to Hangar's own copy when the module cannot be imported or lacks a helper", async () => {
-    expect(await loadSchemaReaders(async () => Promise.reject(new Error("Cannot find package")))).toBe(OWN_SCHEMA_READERS);
+    const problems: Error[] = [];
+    const notFound = Object.assign(new Error("Cannot find package '@langchain/langgraph'"), { code: "ERR_MODULE_NOT_FOUND" });
+    expect(await loadSchemaReaders(async () => Promise.reject(notFound), (error) => problems.push(error))).toBe(OWN_SCHEMA_READERS);
+    expect(problems).toEqual([]);
     expect(await loadSchemaReaders(async () => ({ getStateTypeSchema: () => ({}) }))).toBe(OWN_SCHEMA_READERS);
+    // Any other failure still falls back, but is reported rather than swallowed.
+    const broken = new SyntaxError("Unexpected token in the copy's build");
+    expect(await loadSchemaReaders(async () => Promise.reject(broken), (error) => problems.push(error))).toBe(OWN_SCHEMA_READERS);
+    expect(problems).toEqual([broken]);
     // Hangar's readers are LangGraph's public helpers: a non-graph gives no schema.
     expect(OWN_SCHEMA_READERS.state({})).toBe(ownHelpers.getStateTypeSchema({}));
   });
