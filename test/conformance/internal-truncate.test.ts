@@ -52,6 +52,22 @@ describe("POST /internal/truncate", () => {
     expect(left.map((a) => a.assistant_id).sort()).toEqual(systemAssistants.map((a) => a.assistant_id).sort());
   });
 
+  it("runs and checkpoints can go on their own, leaving the threads", async () => {
+    const client = server.client;
+    const thread = await client.threads.create();
+    await client.runs.wait(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: "hi" }] } });
+    expect(await rowCount("runs")).toBeGreaterThan(0);
+
+    expect((await truncate({ runs: true })).status).toBe(200);
+    expect(await client.runs.list(thread.thread_id)).toEqual([]);
+    expect(await rowCount("checkpoints")).toBeGreaterThan(0);
+
+    // LangGraph's dev server calls the flag `checkpointer`; its test helper sends `checkpoint`.
+    expect((await truncate({ checkpointer: true })).status).toBe(200);
+    expect(await rowCount("checkpoints")).toBe(0);
+    expect((await client.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
+  });
+
   it("answers 422 naming the field for a flag that is not a boolean, and deletes nothing", async () => {
     const thread = await server.client.threads.create();
     const response = await truncate({ threads: "yes" });
