@@ -648,7 +648,7 @@ export class SqlCountingProxy {
     const upstream = net.connect(this.target);
     socket.setNoDelay(true);
     upstream.setNoDelay(true);
-    let buffered = Buffer.alloc(0);
+    let buffered: Buffer = Buffer.alloc(0);
     let startup = true;
     const parsed = new Map<string, string>();
     socket.on("data", (chunk) => {

@@ -69,7 +69,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       dataDir: config.dataDir,
       embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
-      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment) },
+      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader) },
     },
     log,
   );

@@ -1,6 +1,6 @@
 import type { StoreEmbeddings, StoreIndexConfig } from "../db/hangar-store.js";
 import type { DeploymentConfig } from "./deployment-config.js";
-import { createGraphModuleLoader, importDeploymentExport } from "./graph-module-loader.js";
+import { importDeploymentExport, type GraphModuleLoader } from "./graph-module-loader.js";
 
 /** `provider:model` strings langgraph.json `store.index.embed` may name, besides a module path. */
 const PROVIDERS = ["openai"] as const;
@@ -10,13 +10,18 @@ const PROVIDERS = ["openai"] as const;
  * `embed` is either `openai:<model>` (OPENAI_API_KEY, and OPENAI_BASE_URL for any
  * OpenAI-compatible server) or `./path.ts:export`, relative to langgraph.json, naming an
  * Embeddings object (embedDocuments + embedQuery) or an async function from a list of texts to a
- * list of vectors, as LangGraph Platform accepts. Failures name the setting.
+ * list of vectors, as LangGraph Platform accepts. Failures name the setting. A module is imported
+ * through the deployment's loader, the graphs' own, so it shares their module instances.
  */
-export async function loadStoreIndex(deployment: DeploymentConfig, env: NodeJS.ProcessEnv = process.env): Promise<StoreIndexConfig | undefined> {
+export async function loadStoreIndex(
+  deployment: DeploymentConfig,
+  loader: GraphModuleLoader,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<StoreIndexConfig | undefined> {
   const index = deployment.store.index;
   if (!index) return undefined;
   const embeddings = isModuleSpec(index.embed)
-    ? await loadEmbeddingsModule(deployment, index.embed)
+    ? await loadEmbeddingsModule(deployment, loader, index.embed)
     : await createProviderEmbeddings(index.embed, index.dims, env);
   return { embeddings, dims: index.dims, fields: index.fields, provider: index.embed };
 }
@@ -47,8 +52,7 @@ async function createProviderEmbeddings(embed: string, dims: number, env: NodeJS
   });
 }
 
-async function loadEmbeddingsModule(deployment: DeploymentConfig, embed: string): Promise<StoreEmbeddings> {
-  const loader = createGraphModuleLoader(deployment.path);
+async function loadEmbeddingsModule(deployment: DeploymentConfig, loader: GraphModuleLoader, embed: string): Promise<StoreEmbeddings> {
   const { exported } = await importDeploymentExport(loader, deployment.directory, "store.index.embed", embed);
   if (isEmbeddingsObject(exported)) return exported;
   if (typeof exported === "function") {

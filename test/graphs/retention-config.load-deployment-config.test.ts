@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadDeploymentConfig } from "../../src/graphs/deployment-config.js";
+import { createGraphModuleLoader } from "../../src/graphs/graph-module-loader.js";
 import { loadStoreIndex } from "../../src/graphs/store-embeddings.js";
 
 // langgraph.json `store` and `checkpointer`: parsed with defaults, bad values named.
@@ -63,14 +64,14 @@ describe("store and checkpointer settings", () => {
         { "embed.ts": "export async function embed(texts: string[]) { return texts.map((t) => [t.length, 1]); }\n" },
       ),
     );
-    const index = await loadStoreIndex(withModule);
+    const index = await loadStoreIndex(withModule, createGraphModuleLoader(withModule.path));
     expect(index).toMatchObject({ dims: 2, fields: ["$"], provider: "./embed.ts:embed" });
     expect(await index!.embeddings.embedDocuments(["abc", "de"])).toEqual([[3, 1], [2, 1]]);
     expect(await index!.embeddings.embedQuery("abcd")).toEqual([4, 1]);
 
     const unknown = loadDeploymentConfig(configWith({ store: { index: { embed: "cohere:embed-v3", dims: 2 } } }));
-    await expect(loadStoreIndex(unknown)).rejects.toThrow(/store\.index\.embed "cohere:embed-v3".*openai:<model>/);
+    await expect(loadStoreIndex(unknown, createGraphModuleLoader(unknown.path))).rejects.toThrow(/store\.index\.embed "cohere:embed-v3".*openai:<model>/);
     const missing = loadDeploymentConfig(configWith({ store: { index: { embed: "./nope.ts:embed", dims: 2 } } }));
-    await expect(loadStoreIndex(missing)).rejects.toThrow(/Cannot load store\.index\.embed "\.\/nope\.ts:embed"/);
+    await expect(loadStoreIndex(missing, createGraphModuleLoader(missing.path))).rejects.toThrow(/Cannot load store\.index\.embed "\.\/nope\.ts:embed"/);
   });
 });

@@ -134,7 +134,7 @@ describe("langsmith SDK: ingestion into /tracing", () => {
     const response = await server.request("/tracing/runs/multipart", {
       method: "POST",
       headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-encoding": "gzip" },
-      body: gzipSync(body),
+      body: new Uint8Array(gzipSync(body)),
     });
     expect(response.status).toBe(202);
     expect(await readRun(id)).toMatchObject({ name: "gzipped" });
