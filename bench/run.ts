@@ -21,7 +21,7 @@
  *   on the embedded database); BENCH_STORE_ITEMS, BENCH_EXACT_QUERIES, BENCH_HNSW_QUERIES.
  * - startup (bench/startup.ts): the built server's time to /ok, CPU, and RSS at /ok and idle, on
  *   the embedded database (first start, restart) and PostgreSQL (first start, restart), and the
- *   build check `npm start` runs; BENCH_STARTUP_REPEATS, BENCH_STARTUP_IDLE_S.
+ *   build check `npm start` runs; BENCH_STARTUP_REPEATS, BENCH_STARTUP_IDLE_S, BENCH_STARTUP_SETTLE_S.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
