@@ -38,7 +38,7 @@ export function createGraphModuleLoader(configPath: string): GraphModuleLoader {
   const namespace = () => {
     if (api) return api;
     api = register({ namespace: `hangar-graphs-${randomUUID()}`, ...(tsconfig ? { tsconfig } : {}) });
-    // Registered after tsx's hooks, so it runs before them (Node chains the newest first).
+    // After this namespace's hooks, so it runs before them (Node runs the newest hooks first).
     shareInstalledPackages();
     return api;
   };
@@ -54,7 +54,6 @@ export function createGraphModuleLoader(configPath: string): GraphModuleLoader {
 
 /** JavaScript and JSON files: what Node loads without tsx. TypeScript in node_modules stays with tsx. */
 const PLAIN_NODE_EXTENSIONS = new Set([".js", ".mjs", ".cjs", ".json"]);
-let isSharingInstalledPackages = false;
 
 /**
  * A tsx namespace tags every module it resolves, installed packages included, so without this a
@@ -67,16 +66,17 @@ let isSharingInstalledPackages = false;
  * of a package (its own node_modules) still gets that copy, and anything only tsx resolves
  * (path aliases, extensionless imports, TypeScript) stays in the namespace.
  *
- * Uses Node's in-thread module hooks (module.registerHooks, Node ≥ 22.15, as tsx itself does).
- * Registered once per process: it does not depend on the namespace.
+ * Uses Node's in-thread module hooks (module.registerHooks). tsx uses them too from Node 22.22.3
+ * on, where every namespace adds its own hooks and a namespace registered after this hook would
+ * tag the shared file again: so this is registered after each namespace (a second copy in the
+ * chain finds nothing left to change). Before 22.22.3 tsx's hooks run off-thread, after these.
  */
 function shareInstalledPackages(): void {
-  if (isSharingInstalledPackages) return;
-  isSharingInstalledPackages = true;
   registerHooks({
     resolve(specifier, context, nextResolve) {
-      const resolved = nextResolve(specifier, context);
+      // Read before nextResolve, and hand on copies: tsx rewrites the context it is given.
       const parent = context.parentURL;
+      const resolved = nextResolve(specifier, { ...context });
       if (!parent?.startsWith("file:") || !isInstalledPlainFile(resolved.url) || parent === withoutQuery(parent)) return resolved;
       try {
         const plain = nextResolve(specifier, { ...context, parentURL: withoutQuery(parent) });
