@@ -13,11 +13,13 @@
  *   raises it after a reconnect) and polls every HANGAR_CRON_POLL_MS only as a safety net.
  * - Where firing runs. The job keeps only the clock; at each tick it sends `fire`, and this
  *   thread runs cronsService.fireDue on the process's pool and answers with the next due time,
- *   on every database. The trade-off, measured on Node 22.15: the thread costs ~13 MB of RSS
- *   instead of ~42 MB when it loaded pg, TypeORM, the entities and the firing code to fire on its
- *   own pool. In exchange a tick shares this event loop with HTTP and the run worker; it mostly
- *   waits on SQL (10,000 stateless firings took ~640 ms in two parallel batches, measured when
- *   they ran in the thread), and the JS between statements is composing runs and next slots.
+ *   on every database. The trade-off, measured on Node 22.15: a worker thread adds ~13 MB of RSS
+ *   with the clock alone, ~42 MB when it loaded pg, TypeORM, the entities and the firing code to
+ *   fire on its own pool; the idle server on PostgreSQL settles ~10 MB lower for it (30 s after
+ *   start: 168 MB against 178 MB; at 10 s the reading swings by ±50 MB with GC timing). In
+ *   exchange a tick shares this event loop with HTTP and the run worker; it mostly waits on SQL
+ *   (10,000 stateless firings took ~640 ms in two parallel batches, measured when they ran in
+ *   the thread), and the JS between statements is composing runs and next slots.
  * - Firing only queues runs; the run worker (woken by announceFiring in-process, and by the runs
  *   NOTIFY trigger in other processes) executes them. Bree never runs a graph.
  * - TypeScript sources: Node 20 ignores `execArgv: ["--import", "tsx"]` for a worker's own entry

@@ -5,8 +5,9 @@
  * `fired` with when the next one is due (see cron-scheduler.ts).
  *
  * It imports no database code, no logger and nothing of the service layer on purpose: measured on
- * Node 22.15, a worker thread costs ~13 MB of RSS with the clock alone, ~42 MB once it loads pg,
- * TypeORM, the entities and the firing code to fire on its own pool as it once did on PostgreSQL.
+ * Node 22.15, a worker thread adds ~13 MB of RSS with the clock alone, ~42 MB once it loads pg,
+ * TypeORM, the entities and the firing code to fire on its own pool as it once did on PostgreSQL
+ * (cron-scheduler.ts has the whole server's numbers).
  * Tick failures are logged by the main thread, where the error happens.
  */
 import { parentPort, workerData } from "node:worker_threads";
