@@ -1,7 +1,8 @@
 /**
  * Cron scheduler benchmark: BENCH_CRONS (default 10,000) active `* * * * *` crons all due at the
- * same minute boundary, fired by the real scheduler (Bree worker thread, claim SQL, batched
- * inserts) of a server started with --no-worker, so only firing is measured (the runs stay queued).
+ * same minute boundary, fired by the real scheduler (its Bree thread keeps the clock; the main
+ * thread claims and inserts in batches) of a server started with --no-worker, so only firing is
+ * measured (the runs stay queued).
  *
  * Scenarios: stateless crons (each firing inserts a thread and a run), thread crons (a run on an
  * existing thread), and stateless crons with two server processes on one database (both claim;

@@ -15,7 +15,7 @@ import type { JsonObject } from "../domain/json.js";
 import type { Run } from "../domain/run.js";
 import { scopeOf, scopeParameter, stampedMetadata, type MetadataScope } from "./access-scope.js";
 import { findAssistantForRun } from "./assistants.service.js";
-import { fireDueCrons, type CronFiringContext, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
+import { fireDueCrons, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
 import { inKeyOrder } from "./key-order.js";
 import { announceCancellations } from "./run-lifecycle/cancel-run.js";
 import type { ServiceContext } from "./service-context.js";
@@ -313,11 +313,11 @@ export const cronsService = {
   },
 
   /**
-   * The cron scheduler's tick: fires every due cron and says when the next one is due. Runs where
-   * the scheduler's database connection is (its worker thread on PostgreSQL, the main thread on
-   * the embedded database); its effects are announced with announceFiring where streaming is.
+   * The cron scheduler's tick: fires every due cron and says when the next one is due. Called on
+   * the main thread (the scheduler's worker thread only keeps the clock); its effects are then
+   * announced with announceFiring.
    */
-  fireDue(ctx: CronFiringContext, options: { batchSize: number }): Promise<CronTick> {
+  fireDue(ctx: ServiceContext, options: { batchSize: number }): Promise<CronTick> {
     return fireDueCrons(ctx, options);
   },
 

@@ -104,8 +104,9 @@ export class RunSignals {
   }
 
   /**
-   * A cron was created, changed or deleted in this process: the cron scheduler re-plans its
-   * wake-up. (Schedulers in other processes hear the crons trigger's NOTIFY instead.)
+   * Crons were created, changed or deleted: the cron scheduler re-plans its wake-up. Raised
+   * in-process by the crons service; on PostgreSQL, other processes' changes (the crons trigger's
+   * NOTIFY) are relayed by `listenForRunSignals`, which also raises it after a reconnect.
    */
   cronsChanged(): void {
     this.emitter.emit("crons-changed");
@@ -136,8 +137,9 @@ export class RunSignals {
 }
 
 /**
- * Relays the runs trigger's NOTIFYs into `signals`, and raises `pending` after a reconnect,
- * since notifications sent meanwhile are lost.
+ * Relays the runs, assistants and crons triggers' NOTIFYs into `signals` on one connection (one
+ * LISTEN connection per process, not one per consumer), and after a reconnect raises `pending`,
+ * `assistantsChanged` and `cronsChanged`, since notifications sent meanwhile are lost.
  */
 export function listenForRunSignals(
   connectionString: string,
@@ -147,7 +149,7 @@ export function listenForRunSignals(
 ): Promise<{ close(): Promise<void> }> {
   return listenToChannels({
     connectionString,
-    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done", "hangar_assistant_changed"],
+    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done", "hangar_assistant_changed", "hangar_cron_changed"],
     name: "hangar-run-signals",
     onNotification(message) {
       if (message.channel === "hangar_run_pending") {
@@ -161,6 +163,12 @@ export function listenForRunSignals(
         // This process's own changes were announced in-process at their commit already.
         if (!isOwnBackend(message.processId)) signals.assistantsChanged();
       }
+      else if (message.channel === "hangar_cron_changed") {
+        // This process's own cron writes need no relay: the crons service raised them at their
+        // commit, and its own firing (which moves next_run_date, so NOTIFYs every tick) is what
+        // its scheduler just did; relayed, each firing tick would cost one more, empty tick.
+        if (!isOwnBackend(message.processId)) signals.cronsChanged();
+      }
       else if (message.channel === "hangar_run_done" && message.payload) {
         if (isOwnBackend(message.processId) && signals.isDoneRaisedByWorker(message.payload)) return;
         signals.runDone(message.payload);
@@ -171,6 +179,8 @@ export function listenForRunSignals(
       signals.runPending();
       // Assistant changes announced meanwhile were lost: clients look at their tool lists again.
       signals.assistantsChanged();
+      // A cron created elsewhere meanwhile would otherwise wait for the scheduler's safety poll.
+      signals.cronsChanged();
     },
     log,
   });

@@ -1,7 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { EntityManager } from "typeorm";
 import { nextRunAfter } from "../../cron/next-run.js";
-import type { Database } from "../../db/database.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
 import { insertCronRuns } from "../../db/sql/insert-cron-runs.js";
@@ -15,19 +14,17 @@ import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
 import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
-// Types only: cancel-run.js itself is imported lazily (see below).
-import type { CancelEffects } from "../run-lifecycle/cancel-run.js";
+import { cancelLocked, type CancelEffects } from "../run-lifecycle/cancel-run.js";
+import type { ServiceContext } from "../service-context.js";
 
 /**
- * What firing needs: a database handle, a clock and a logger. Narrower than ServiceContext on
- * purpose: the cron scheduler's worker thread fires with its own small pool and has no run
- * streaming; what firing changed is announced afterwards, where streaming lives (announceFiring).
+ * Batches fired at once on PostgreSQL, each in its own transaction on its own connection of the
+ * process's pool (HANGAR_DB_POOL_SIZE, 24 by default). Two measured best on a 2-core machine:
+ * 10,000 stateless firings took 640 ms against 840 ms with one (and 820 ms with 500-cron
+ * batches); the runs INSERT (its trigger and indexes) is most of the time. The embedded database
+ * is a single connection, so it fires one batch at a time.
  */
-export interface CronFiringContext {
-  db: Pick<Database, "dataSource">;
-  log: Logger;
-  now(): Date;
-}
+const POSTGRES_FIRING_CONCURRENCY = 2;
 
 /** What a tick changed that the process's run streaming must hear (worker wake-ups, ended runs). */
 export interface FiringEffects {
@@ -74,10 +71,7 @@ interface BatchOutcome {
  * Catch-up rule: a cron's next slot is the first one after *now*, not after the slot it fired, so
  * however many slots passed while no scheduler ran, a cron fires once on start-up, not in a burst.
  */
-export async function fireDueCrons(
-  ctx: CronFiringContext,
-  options: { batchSize: number; concurrency?: number },
-): Promise<CronTick> {
+export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: number }): Promise<CronTick> {
   const started = performance.now();
   const tick: CronTick = {
     fired: 0,
@@ -105,7 +99,8 @@ export async function fireDueCrons(
       if (batch.claimed < options.batchSize || batch.claimed === batch.deferred) return;
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, loop));
+  const concurrency = ctx.db.kind === "postgres" ? POSTGRES_FIRING_CONCURRENCY : 1;
+  await Promise.all(Array.from({ length: concurrency }, loop));
   tick.nextDueAt = await nextCronDueAt(ctx.db.dataSource.manager);
   // A slot that came due after the first claim is simply next; one due before it and not taken
   // by any batch of this tick is held by someone else.
@@ -153,10 +148,6 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       continue;
     }
     if (active.length > 0 && (action === "interrupt" || action === "rollback")) {
-      // Imported here, not at the top: this module runs in the scheduler's worker thread, and
-      // cancel-run's imports (@langchain/langgraph, through the thread-state service) cost ~1 s and ~100 MB there (measured under
-      // tsx) for a path only interrupt/rollback thread crons take.
-      const { cancelLocked } = await import("../run-lifecycle/cancel-run.js");
       outcome.cancellations.push(await cancelLocked(manager, active, action, now));
     }
     runs.push({ run: composeCronRun(item, cron.threadId, now), cronId: cron.cronId });
