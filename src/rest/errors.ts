@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { asUnavailableError } from "../db/connection-loss.js";
 import { AppError, AuthRefusalError, coerceError, type AppErrorCode } from "../domain/errors.js";
@@ -33,6 +34,13 @@ export function respondWithError(c: Context, error: unknown, log: Logger): Respo
       "content-type": "text/plain; charset=utf-8",
       ...error.headers,
     });
+  }
+  if (error instanceof HTTPException) {
+    // Thrown by a route of the deployment's own app (langgraph.json http.app; Hangar's code throws
+    // AppErrors): its response, as Hono's default handler gives it. An app that brought its own
+    // copy of hono is wrapped in that copy's handler by route() and never reaches this.
+    log.warn({ status: error.status, path: c.req.path }, error.message);
+    return error.getResponse();
   }
   const expected = error instanceof AppError ? error : asUnavailableError(error);
   if (expected) {

@@ -24,7 +24,11 @@ describe("custom routes", () => {
     expect(hello.status).toBe(200);
     expect(await hello.json()).toEqual({ hello: "hangar" });
     expect(hello.headers.get("x-custom-middleware")).toBe("yes");
-    expect((await fetch(`${server.url}/custom/error`)).status).toBe(400);
+    // The app's HTTPException is its answer (its hono is the server's own copy, so Hangar's error
+    // handler sees it), not a masked 500.
+    const refused = await fetch(`${server.url}/custom/error`);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toBe("custom refusal");
     const missing = await fetch(`${server.url}/custom/nothing`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: "No route for GET /custom/nothing" });
