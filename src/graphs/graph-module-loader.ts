@@ -77,12 +77,15 @@ function shareInstalledPackages(): void {
       // Read before nextResolve, and hand on copies: tsx rewrites the context it is given.
       const parent = context.parentURL;
       const resolved = nextResolve(specifier, { ...context });
-      if (!parent?.startsWith("file:") || !isInstalledPlainFile(resolved.url) || parent === withoutQuery(parent)) return resolved;
+      // A namespaced parent has a query (tsx's tag); the server's own imports stop here.
+      if (!parent?.startsWith("file:") || !parent.includes("?") || !isInstalledPlainFile(resolved.url)) return resolved;
       try {
         const plain = nextResolve(specifier, { ...context, parentURL: withoutQuery(parent) });
         return withoutQuery(plain.url) === withoutQuery(resolved.url) ? plain : resolved;
-      } catch {
-        // Only tsx resolves it (an extensionless or aliased import): keep tsx's answer.
+      } catch (error) {
+        // Node's resolution errors (ERR_MODULE_NOT_FOUND for an extensionless file, …): only tsx
+        // resolves it, so tsx's answer stands. Anything else is not a resolution answer.
+        if (!isResolutionError(error)) throw error;
         return resolved;
       }
     },
@@ -93,6 +96,11 @@ function isInstalledPlainFile(url: string): boolean {
   if (!url.startsWith("file:")) return false;
   const { pathname } = new URL(url);
   return pathname.includes("/node_modules/") && PLAIN_NODE_EXTENSIONS.has(path.extname(pathname));
+}
+
+function isResolutionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("ERR_");
 }
 
 function withoutQuery(url: string): string {

@@ -1,12 +1,14 @@
 import path from "node:path";
 import { AIMessage } from "@langchain/core/messages";
 import { StateGraph } from "@langchain/langgraph";
+import { version as graphqlVersion } from "graphql";
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
 import { createGraphModuleLoader } from "../../src/graphs/graph-module-loader.js";
 
 const FIXTURES = path.resolve("test/graphs/fixtures/shared-packages");
 const GRAPH = path.join(FIXTURES, "graph.ts");
+// Only where the loader resolves from (and looks for a tsconfig.json); never read.
 const CONFIG = path.join(FIXTURES, "langgraph.json");
 
 describe("createGraphModuleLoader", () => {
@@ -23,8 +25,10 @@ describe("createGraphModuleLoader", () => {
     const first = createGraphModuleLoader(CONFIG);
     const second = createGraphModuleLoader(CONFIG);
     const [a, again, b] = await Promise.all([first.importModule(GRAPH), first.importModule(GRAPH), second.importModule(GRAPH)]);
-    // An extensionless relative import: Node alone cannot resolve it, tsx does.
+    // Extensionless imports, of its own file and of a file inside a package: Node alone cannot
+    // resolve them, tsx does (the package file then stays in the namespace).
     expect(a.greeting).toBe("hello from the deployment");
+    expect(a.graphqlVersion).toBe(graphqlVersion);
     expect(again.loadedAt).toBe(a.loadedAt);
     expect(b.loadedAt).not.toBe(a.loadedAt);
     expect(b.StateGraph).toBe(a.StateGraph);
