@@ -6,11 +6,12 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * One SSE frame. Its `id` counts a run's events from 0 as LangGraph Platform does, i.e. seq - 1
- * (what Last-Event-ID sends back: see afterSeqOfLastEventId). Events that are not a run's own
- * (seq 0, such as a thread stream's run_done) have no id.
+ * (what Last-Event-ID sends back: see afterSeqOfLastEventId), unless it carries its own
+ * `streamId` (a thread stream's position). Events that are neither (seq 0, such as a thread
+ * stream's run_done) have no id.
  */
-export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data">): string {
-  const id = event.seq >= 1 ? `id: ${event.seq - 1}\n` : "";
+export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data" | "streamId">): string {
+  const id = event.streamId !== undefined ? `id: ${event.streamId}\n` : event.seq >= 1 ? `id: ${event.seq - 1}\n` : "";
   return `event: ${event.event}\ndata: ${event.data}\n${id}\n`;
 }
 

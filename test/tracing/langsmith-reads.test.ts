@@ -83,9 +83,9 @@ describe("langsmith 0.12 reads from the trace store", () => {
     const names: string[] = [];
     for await (const run of client.runs.query({ project_ids: [projectId], selects: ["NAME"], page_size: 1 })) names.push(run.name!);
     expect(names.sort()).toEqual(["ChatOpenAI", "agent"]);
-    const page = await client.runs.query({ project_ids: [projectId], run_type: "llm", selects: ["NAME", "TOTAL_COST"] });
+    const page = await client.runs.query({ project_ids: [projectId], run_type: "LLM", selects: ["NAME", "RUN_TYPE", "TOTAL_COST"] });
     expect(page.items).toHaveLength(1);
-    expect(page.items[0]).toMatchObject({ id: llm, name: "ChatOpenAI", total_cost: expect.any(Number) });
+    expect(page.items[0]).toMatchObject({ id: llm, name: "ChatOpenAI", run_type: "LLM", total_cost: expect.any(Number) });
     const roots = await client.runs.query({ project_ids: [projectId], is_root: true });
     expect(roots.items).toEqual([{ id: root }]);
   });

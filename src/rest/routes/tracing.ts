@@ -197,7 +197,7 @@ function parseFilterDsl(filter: string | undefined): ReturnType<typeof parseRunF
 /** v2 query fields → the service filter (the same one POST /runs/query uses). */
 function runQueryV2FromWire(request: z.infer<typeof RunQueryV2Request>): QueryTraceRunsInput {
   const dsl = parseFilterDsl(request.filter);
-  const runType = request.run_type ?? dsl.runType;
+  const runType = request.run_type?.toLowerCase() ?? dsl.runType;
   return {
     ids: request.ids,
     traceId: request.trace_id ?? dsl.traceId,

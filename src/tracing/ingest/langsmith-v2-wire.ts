@@ -14,7 +14,8 @@ export function traceRunToV2Wire(run: TraceRun, selects: readonly string[] | und
   const all: Record<string, unknown> = {
     id: v1.id,
     name: v1.name,
-    run_type: v1.run_type,
+    // v2 names run types in upper case (LLM, CHAIN); v1 and the store in lower case.
+    run_type: v1.run_type?.toUpperCase() ?? null,
     status: v1.error !== null ? "ERROR" : v1.end_time !== null ? "SUCCESS" : "PENDING",
     start_time: v1.start_time,
     end_time: v1.end_time,
