@@ -5,7 +5,6 @@ import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
 import { readThreadEvents } from "../db/sql/read-thread-events.js";
-import { stringifyWireValue } from "../graphs/serialize-graph-value.js";
 import { openThreadStream } from "../streaming/read-thread-stream.js";
 
 /** Most events one read returns; page on with `afterSeq` (a token-streaming run stores thousands). */
@@ -63,9 +62,4 @@ export const runEventsService = {
     );
   },
 
-  /** Tells the thread's stream about a state update made outside runs (POST /threads/{id}/state). */
-  announceStateUpdate(ctx: ServiceContext, threadId: string, values: unknown): void {
-    const event = { runId: "", threadId, seq: 0, event: "values", data: stringifyWireValue(values) };
-    ctx.streaming.bus.publish({ kind: "event", event });
-  },
 };

@@ -1,3 +1,4 @@
+import { InvalidInputError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 
 const encoder = new TextEncoder();
@@ -19,6 +20,18 @@ export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "da
 export function afterSeqOfLastEventId(header: string | undefined): number {
   if (header === undefined || !/^\d+$/.test(header.trim())) return 0;
   return Number.parseInt(header, 10) + 1;
+}
+
+/**
+ * A thread stream's Last-Event-ID: the position to replay after; "-" (LangGraph Platform's "from
+ * the beginning") and "-1" (what the SDK's stream hooks send) replay everything; absent: no replay.
+ */
+export function threadStreamPositionOf(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  const value = header.trim();
+  if (value === "-" || value === "-1") return 0;
+  if (!/^\d+$/.test(value)) throw new InvalidInputError(`Last-Event-ID '${value}' is not an event id of a thread stream (a number, or "-" for all)`);
+  return Number(value);
 }
 
 /**
