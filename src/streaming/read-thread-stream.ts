@@ -27,8 +27,11 @@ export interface ThreadStreamRequest {
 
 const PAGE = 1000;
 // A run executed by another process stores its events up to ~10 ms after announcing them
-// (run-event-store.ts); an announced event not stored yet is looked for again after this long.
+// (run-event-store.ts); an announced event not stored yet is looked for again after this long,
+// and given up on after the longest a store round may take with retries (it was not kept: its
+// run was deleted meanwhile, and the end that says so has not arrived).
 const NOT_STORED_YET_RETRY_MS = 25;
+const NOT_STORED_GIVE_UP_MS = 5_000;
 
 /**
  * A thread's stream: its runs' events in stored order, each with its stream position as SSE id,
@@ -76,6 +79,7 @@ export async function openThreadStream(sources: ThreadStreamSources, request: Th
   async function* drainThreadStream(): AsyncGenerator<RunStreamEvent> {
     try {
       const readSeq = new Map<string, number>();
+      let waitingSince: number | null = null;
 
       const readStored = async function* () {
         await sources.flushStored();
@@ -111,6 +115,11 @@ export async function openThreadStream(sources: ThreadStreamSources, request: Th
           if (request.sendsRunDone) {
             yield { runId: end.runId, threadId: end.threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: end.runId, status: end.status }) };
           }
+        }
+        waitingSince = announced.size === 0 ? null : (waitingSince ?? Date.now());
+        if (waitingSince !== null && Date.now() - waitingSince > NOT_STORED_GIVE_UP_MS) {
+          announced.clear();
+          waitingSince = null;
         }
         if (announced.size > 0 && threadEvents.length === 0 && ended.length === 0) {
           await new Promise<void>((resolve) => {
