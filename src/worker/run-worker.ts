@@ -9,7 +9,7 @@ import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import type { AbortReason } from "../services/run-lifecycle/execute-run.js";
 import { attemptRun } from "../services/run-lifecycle/run-attempt.js";
-import type { TraceRecorder } from "../tracing/trace-recorder.js";
+import type { TraceRecorder } from "../services/traces/trace-recorder.js";
 
 export interface RunWorkerOptions {
   /** Runs executed at the same time by this process. */

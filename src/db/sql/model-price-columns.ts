@@ -1,4 +1,4 @@
-import type { ModelPriceRecord } from "../../services/model-prices.service.js";
+import type { ModelPriceRecord } from "../../domain/model-price.js";
 
 /** Select list and row mapping shared by the model_prices statements (no statement lives here). */
 export const MODEL_PRICE_SELECT = `id, model_name, match_pattern, provider, input_price::text AS input_price,

@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { UsageTotals } from "../../services/traces/trace-run.js";
+import type { UsageTotals } from "../../domain/trace-run.js";
 
 // What totals can be keyed by. Identifiers come only from this constant, never from input.
 const KEY_COLUMNS = { trace: "trace_id", hangarRun: "hangar_run_id" } as const;

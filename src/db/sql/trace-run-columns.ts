@@ -1,4 +1,4 @@
-import type { TraceRun, TraceRunRecord } from "../../services/traces/trace-run.js";
+import type { TraceRun, TraceRunRecord } from "../../domain/trace-run.js";
 
 /**
  * Column lists and row mapping shared by the trace_runs statements (no statement lives here).
