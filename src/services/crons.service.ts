@@ -314,7 +314,7 @@ export const cronsService = {
 
   /**
    * The cron scheduler's tick: fires every due cron and says when the next one is due. Called on
-   * the main thread (the scheduler's worker thread only keeps the clock); its effects are then
+   * the scheduler's clock (cron/cron-scheduler.ts); its effects are then
    * announced with announceFiring.
    */
   fireDue(ctx: ServiceContext, options: { batchSize: number }): Promise<CronTick> {
