@@ -34,7 +34,7 @@ export async function sumTraceUsage(
   return new Map(rows.map((row: Record<string, string>) => [row.key, usageTotalsFromRow(row)]));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows come from pg untyped
+// `any`: rows come from pg untyped.
 export function usageTotalsFromRow(row: Record<string, any>): UsageTotals {
   return {
     runCount: Number(row.run_count),
