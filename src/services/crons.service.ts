@@ -55,6 +55,8 @@ export interface SearchCronsInput {
   assistantId?: string;
   threadId?: string;
   enabled?: boolean;
+  /** Crons whose metadata contains these key/value pairs. */
+  metadata?: JsonObject;
   limit: number;
   offset: number;
   sortBy?: CronSortField;
@@ -93,10 +95,10 @@ async function loadCron(
 
 /** The value `crons:search` handlers receive, in LangGraph's wire names. */
 function searchRequest(
-  filter: Pick<SearchCronsInput, "assistantId" | "threadId" | "enabled">,
+  filter: Pick<SearchCronsInput, "assistantId" | "threadId" | "enabled" | "metadata">,
   page: { limit?: number; offset?: number },
 ): Record<string, unknown> {
-  return { assistant_id: filter.assistantId, thread_id: filter.threadId, enabled: filter.enabled, ...page };
+  return { assistant_id: filter.assistantId, thread_id: filter.threadId, enabled: filter.enabled, metadata: filter.metadata, ...page };
 }
 
 function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void {
@@ -131,13 +133,14 @@ function firstSlot(cron: Pick<Cron, "schedule" | "timezone" | "endTime" | "enabl
  * nothing (an id that is neither a UUID nor a graph), which lists nothing rather than failing.
  */
 function filterOf(ctx: ServiceContext, input: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): CronFilter | null {
-  const { assistantId, threadId, enabled } = input;
+  const { assistantId, threadId, enabled, metadata } = input;
   if (threadId !== undefined && !isUuid(threadId)) return null;
   if (assistantId !== undefined && !ctx.graphs.has(assistantId) && !isUuid(assistantId)) return null;
   return {
     assistantId: assistantId === undefined ? undefined : ctx.graphs.has(assistantId) ? systemAssistantId(assistantId) : assistantId.toLowerCase(),
     threadId: threadId?.toLowerCase(),
     enabled,
+    metadata,
   };
 }
 

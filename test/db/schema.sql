@@ -210,7 +210,17 @@ CREATE TABLE public.run_events (
     seq integer NOT NULL,
     event text NOT NULL,
     data text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    stream_position bigint NOT NULL
+);
+
+ALTER TABLE public.run_events ALTER COLUMN stream_position ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.run_events_stream_position_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 CREATE TABLE public.runs (
