@@ -5,6 +5,7 @@ import { findAssistantForRun } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
 import { createRun } from "../../services/run-lifecycle/create-run.js";
+import { requireAllowedWebhook } from "../../services/run-lifecycle/webhooks.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
 import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
@@ -32,8 +33,12 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.post("/batch", async (c) => {
     const requests = await body(c, RunBatchCreate);
     const inputs = requests.map((request) => createRunFromWire(request, null, { headers: runHeaders(c) }));
-    // Every assistant must exist before the first run is queued: a refused batch queues nothing.
-    for (const input of inputs) await findAssistantForRun(ctx(c), input.assistantId);
+    // Every assistant must exist, and every webhook be allowed, before the first run is queued:
+    // a refused batch queues nothing.
+    for (const input of inputs) {
+      requireAllowedWebhook(ctx(c), input.webhook);
+      await findAssistantForRun(ctx(c), input.assistantId);
+    }
     const runs = [];
     for (const input of inputs) runs.push(await createRun(ctx(c), input));
     return c.json(runs.map(runToWire));

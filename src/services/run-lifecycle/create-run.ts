@@ -17,6 +17,7 @@ import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
 import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+import { requireAllowedWebhook } from "./webhooks.js";
 
 /**
  * Step 1 of the run lifecycle (docs/run-lifecycle.md): a request becomes a `pending` run. The
@@ -31,6 +32,7 @@ import { announceCancellations, cancelLocked, type CancelEffects } from "./cance
  */
 export async function createRun(ctx: ServiceContext, input: RunCreateRequest): Promise<Run> {
   const now = ctx.now();
+  requireAllowedWebhook(ctx, input.webhook);
   const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const { scope, metadata } = await authorizeRunCreation(ctx, input, threadId);
   input = { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) };
