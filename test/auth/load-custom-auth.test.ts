@@ -76,4 +76,12 @@ describe("reviewDeploymentKeys", () => {
       "http.mount_prefix (not implemented by Hangar)",
     ]);
   });
+
+  it("honours webhooks, and refuses to start with encryption rather than keep data in clear", () => {
+    const review = reviewDeploymentKeys(
+      deployment({ webhooks: { url: { require_https: true } }, encryption: { path: "./encryption.ts:encryption" } }).parsed,
+    );
+    expect(review.ignored).toEqual([]);
+    expect(review.refused).toEqual([expect.stringMatching(/^encryption .*not supported yet; refusing to start with data in clear/)]);
+  });
 });
