@@ -1,6 +1,7 @@
 import { deleteRunCheckpoints } from "../../db/sql/delete-run-checkpoints.js";
 import { deleteRuns } from "../../db/sql/delete-runs.js";
 import { finishRun } from "../../db/sql/finish-run.js";
+import { insertWebhookDelivery } from "../../db/sql/insert-webhook-delivery.js";
 import { markThreadBusyIfActive } from "../../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../../db/sql/release-runs.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../../db/retry.js";
@@ -121,9 +122,15 @@ async function recordOutcome(
     }
   } catch (error) {
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
-    const recorded = await finishRun(manager, outcome);
+    // The outcome and its webhook commit together, or neither.
+    const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+    const recorded = await withTransaction(ctx.db, async (transaction) => {
+      const finished = await finishRun(transaction, outcome);
+      if (finished && webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
+      return finished;
+    });
     if (recorded) await markThreadBusyIfActive(manager, run.threadId);
-    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error };
+    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error, webhookQueued: recorded && webhook !== null };
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
   const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
