@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import ipaddr from "ipaddr.js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CreateRunDocument } from "../graphql/generated/graphql.js";
+import { errorCode, executeOperation } from "../graphql/helpers.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -59,6 +61,18 @@ describe("webhook deliveries", () => {
     await expect.poll(() => outbox(server)).toEqual([]);
   });
 
+  it("applies langgraph.json webhooks.url at creation (here max_url_length 512)", async () => {
+    const thread = await server.client.threads.create();
+    const response = await server.request(`/threads/${thread.thread_id}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "echo", webhook: `https://hooks.example.com/${"x".repeat(600)}` }),
+    });
+    expect(response.status).toBe(422);
+    expect((await response.json()).detail).toMatch(/^webhook is 626 characters long; the limit is 512/);
+    expect(await server.client.runs.list(thread.thread_id)).toEqual([]);
+  });
+
   it("gives up at once on a redirect, without following it", async () => {
     const target = await receiver();
     const redirecting = await receiver({ answer: () => ({ status: 307, headers: { location: target.url("/elsewhere") } }) });
@@ -107,6 +121,9 @@ describe("webhooks cannot be turned against the server's network", () => {
       expect(response.status, pathname).toBe(422);
       expect((await response.json()).detail, pathname).toMatch(/^webhook\b/);
     }
+    const graphql = await executeOperation(server, CreateRunDocument, { input: { threadId: thread.thread_id, assistantId: "echo", webhook } });
+    expect(errorCode(graphql)).toBe("INVALID_INPUT");
+    expect(graphql.errors?.[0]?.message).toMatch(/^webhook\b/);
     expect(await sql(server.database, "SELECT count(*)::int AS n FROM runs")).toEqual([{ n: 0 }]);
     expect(await sql(server.database, "SELECT count(*)::int AS n FROM crons")).toEqual([{ n: 0 }]);
   });
