@@ -1,4 +1,5 @@
 import { claimWebhookDeliveries, type ClaimedWebhookDelivery } from "../db/sql/claim-webhook-deliveries.js";
+import { deleteGivenUpWebhookDeliveries } from "../db/sql/delete-given-up-webhook-deliveries.js";
 import { deleteWebhookDelivery } from "../db/sql/delete-webhook-delivery.js";
 import { failWebhookDelivery } from "../db/sql/fail-webhook-delivery.js";
 import { nextWebhookDueAt } from "../db/sql/next-webhook-due-at.js";
@@ -19,6 +20,9 @@ export const WEBHOOK_RETRY_DELAYS_SECONDS: readonly number[] = [2, 30, 300, 1800
  */
 export const WEBHOOK_ATTEMPT_LEASE_SECONDS = 30;
 
+/** A delivery that gave up stays this long, with its last error, then the TTL sweeper deletes it. */
+export const GIVEN_UP_WEBHOOK_RETENTION_DAYS = 7;
+
 /** The webhook outbox (webhook_deliveries), for the dispatcher. */
 export const webhookDeliveriesService = {
   claimDue(ctx: ServiceContext, options: { limit: number; withServerPaths: boolean }): Promise<ClaimedWebhookDelivery[]> {
@@ -37,6 +41,11 @@ export const webhookDeliveriesService = {
       retryDelaysSeconds: WEBHOOK_RETRY_DELAYS_SECONDS,
       giveUp: failure.final,
     });
+  },
+
+  /** Deletes deliveries that gave up over GIVEN_UP_WEBHOOK_RETENTION_DAYS ago; answers how many. */
+  purgeGivenUp(ctx: ServiceContext): Promise<number> {
+    return deleteGivenUpWebhookDeliveries(ctx.db.dataSource.manager, GIVEN_UP_WEBHOOK_RETENTION_DAYS);
   },
 
   nextDueAt(ctx: ServiceContext, options: { withServerPaths: boolean }): Promise<Date | null> {

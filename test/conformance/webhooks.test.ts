@@ -8,6 +8,8 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CreateRunDocument } from "../graphql/generated/graphql.js";
 import { errorCode, executeOperation } from "../graphql/helpers.js";
+import { createServiceContext } from "../../src/runtime.js";
+import { webhookDeliveriesService } from "../../src/services/webhook-deliveries.service.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -71,6 +73,23 @@ describe("webhook deliveries", () => {
     expect(response.status).toBe(422);
     expect((await response.json()).detail).toMatch(/^webhook is 626 characters long; the limit is 512/);
     expect(await server.client.runs.list(thread.thread_id)).toEqual([]);
+  });
+
+  it("keeps a delivery that gave up for a week, then the sweep deletes it; pending ones stay", async () => {
+    await sql(
+      server.database,
+      `INSERT INTO webhook_deliveries (run_id, url, body, next_attempt_at, gave_up_at) VALUES
+         (gen_random_uuid(), 'https://old.example/hook', '{}', now(), now() - interval '8 days'),
+         (gen_random_uuid(), 'https://recent.example/hook', '{}', now(), now() - interval '1 day'),
+         (gen_random_uuid(), 'https://later.example/hook', '{}', now() + interval '1 hour', NULL)`,
+    );
+    const ctx = createServiceContext(server.hangar.runtime, { kind: "anonymous" });
+    expect(await webhookDeliveriesService.purgeGivenUp(ctx)).toBe(1);
+    expect((await sql<{ url: string }>(server.database, "SELECT url FROM webhook_deliveries ORDER BY url")).map((row) => row.url)).toEqual([
+      "https://later.example/hook",
+      "https://recent.example/hook",
+    ]);
+    await sql(server.database, "DELETE FROM webhook_deliveries");
   });
 
   it("gives up at once on a redirect, without following it", async () => {
