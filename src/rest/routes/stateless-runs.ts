@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
-import { findAssistantForRun } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
-import { createRun } from "../../services/run-lifecycle/create-run.js";
+import { checkRunRequest, createRun } from "../../services/run-lifecycle/create-run.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
 import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
@@ -32,8 +31,8 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.post("/batch", async (c) => {
     const requests = await body(c, RunBatchCreate);
     const inputs = requests.map((request) => createRunFromWire(request, null, { headers: runHeaders(c) }));
-    // Every assistant must exist before the first run is queued: a refused batch queues nothing.
-    for (const input of inputs) await findAssistantForRun(ctx(c), input.assistantId);
+    // Every request is checked before the first run is queued: a refused batch queues nothing.
+    for (const input of inputs) await checkRunRequest(ctx(c), input);
     const runs = [];
     for (const input of inputs) runs.push(await createRun(ctx(c), input));
     return c.json(runs.map(runToWire));

@@ -5,10 +5,11 @@ import { markThreadRunning } from "../../db/sql/mark-thread-running.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
 import type { Assistant } from "../../domain/assistant.js";
-import { NotFoundError, ThreadBusyError } from "../../domain/errors.js";
+import { InvalidInputError, NotFoundError, ThreadBusyError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { JsonObject } from "../../domain/json.js";
-import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import { composeRun, mergeRunConfig, onBusyThread, type Run } from "../../domain/run.js";
+import { commandTargetsProblem, gotoTargetsOf, type RunCommand } from "../../domain/run-command.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
 import { assistantSnapshots } from "../assistant-snapshots.js";
@@ -44,6 +45,7 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
       now,
       runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
     });
+    await checkCommandTargets(ctx, run.kwargs.command, run.kwargs.graphId, run.kwargs.config);
     // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
     const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
     const queued = await ctx.db.runQueue.call({
@@ -73,6 +75,28 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
   ctx.streaming.signals.runPending(run.runAfter);
   return run;
+}
+
+/**
+ * What createRun would refuse before queueing, checked without queueing: the assistant exists
+ * and the command's goto names nodes of its graph. A batch checks every request first, so a
+ * refused batch queues nothing.
+ */
+export async function checkRunRequest(ctx: ServiceContext, input: RunCreateRequest): Promise<void> {
+  const assistant = await findAssistantForRun(ctx, input.assistantId);
+  await checkCommandTargets(ctx, input.command ?? null, assistant.graphId, mergeRunConfig(assistant.config, input.config));
+}
+
+/**
+ * LangGraph skips a goto to a node the graph does not have without a word, and the run would
+ * report success having done nothing: such a command is refused before anything is queued,
+ * against the nodes of the graph the run would execute (a factory's, built with the run's config).
+ */
+async function checkCommandTargets(ctx: ServiceContext, command: RunCommand | null, graphId: string, config: JsonObject) {
+  if (command === null || gotoTargetsOf(command).length === 0 || !ctx.graphs.has(graphId)) return;
+  const nodes = await ctx.graphs.nodeNames(graphId, { config });
+  const problem = nodes === null ? null : commandTargetsProblem(command, nodes);
+  if (problem) throw new InvalidInputError(problem);
 }
 
 /**
