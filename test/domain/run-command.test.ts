@@ -4,6 +4,7 @@ import {
   gotoTargetsOf,
   runCommandOf,
   runCommandProblem,
+  type RunCommand,
   type RunCommandDraft,
 } from "../../src/domain/run-command.js";
 
@@ -64,7 +65,7 @@ describe("runCommandOf / gotoTargetsOf: one normalized form", () => {
 
 describe("commandTargetsProblem: goto names nodes of the graph", () => {
   const nodes = ["__start__", "ask", "note"];
-  it.each([
+  it.each<[RunCommand, string | null]>([
     [{ goto: "note" }, null],
     [{ goto: "__end__" }, null],
     [{ goto: [{ node: "ask", input: 1 }, "note"] }, null],
@@ -72,7 +73,7 @@ describe("commandTargetsProblem: goto names nodes of the graph", () => {
     [{ goto: "nope" }, "command.goto names the unknown node 'nope' (the graph's nodes: ask, note)"],
     [{ goto: "__start__" }, "command.goto names the unknown node '__start__' (the graph's nodes: ask, note)"],
     [{ goto: ["note", { node: "__end__", input: 1 }] }, "command.goto names the unknown node '__end__' (the graph's nodes: ask, note)"],
-  ] as const)("%j → %s", (command, problem) => {
+  ])("%j → %s", (command, problem) => {
     expect(commandTargetsProblem(command, nodes)).toBe(problem);
   });
 });
