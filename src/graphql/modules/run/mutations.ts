@@ -24,7 +24,7 @@ const RunCommandInput = builder.inputType("RunCommandInput", {
   description: "Continues a thread: resume an interrupt(), update the state, and/or go to nodes.",
   fields: (t) => ({
     resume: t.field({ type: "JSON", description: "The value interrupt() returns in the resumed node." }),
-    update: t.field({ type: "JSON", description: "A state update applied before continuing." }),
+    update: t.field({ type: "JSON", description: "Channel values, or [channel, value] pairs, applied before continuing." }),
     goto: t.field({ type: "JSON", description: "A node name, a Send ({node, input}) or a list of them." }),
   }),
 });
