@@ -94,7 +94,15 @@ export async function checkRunRequest(ctx: ServiceContext, input: RunCreateReque
  */
 async function checkCommandTargets(ctx: ServiceContext, command: RunCommand | null, graphId: string, config: JsonObject) {
   if (command === null || gotoTargetsOf(command).length === 0 || !ctx.graphs.has(graphId)) return;
-  const nodes = await ctx.graphs.nodeNames(graphId, { config });
+  let nodes: string[] | null;
+  try {
+    nodes = await ctx.graphs.nodeNames(graphId, { config });
+  } catch (error) {
+    // A factory that fails to build the graph fails the run the same way when the worker builds
+    // it, where the run reports it: creation is not the place to answer 500 for it.
+    ctx.log.warn({ err: error, graphId }, "could not list the graph's nodes to check a command's goto");
+    return;
+  }
   const problem = nodes === null ? null : commandTargetsProblem(command, nodes);
   if (problem) throw new InvalidInputError(problem);
 }
