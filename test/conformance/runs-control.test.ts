@@ -129,7 +129,7 @@ describe("run control through the SDK", () => {
       {},
       { assistant_id: "echo", stream_mode: ["nope"] },
       { assistant_id: "echo", multitask_strategy: "sometimes" },
-      { assistant_id: "echo", input: {}, command: { resume: 1 } },
+      { assistant_id: "echo", input: {}, command: {} },
       { assistant_id: "echo", webhook: "not a url" },
       { assistant_id: "echo", after_seconds: -1 },
     ]) {
