@@ -1,6 +1,7 @@
 import type { Assistant } from "./assistant.js";
 import { newId } from "./ids.js";
 import type { JsonObject } from "./json.js";
+import type { RunCommand } from "./run-command.js";
 
 export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -49,12 +50,6 @@ export type StreamMode = (typeof STREAM_MODES)[number];
 export type OnCompletion = "delete" | "keep";
 export type OnDisconnect = "cancel" | "continue";
 export type Durability = "sync" | "async" | "exit";
-
-export interface RunCommand {
-  resume?: unknown;
-  update?: unknown;
-  goto?: unknown;
-}
 
 /**
  * Everything the worker needs to execute a run, stored with it (LangGraph Platform calls this

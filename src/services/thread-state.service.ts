@@ -1,4 +1,3 @@
-import { Command, Send } from "@langchain/langgraph";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -12,11 +11,11 @@ import {
   settledThreadStatus,
   type CheckpointSelector,
   type StateCheckpoint,
-  type StateCommand,
   type ThreadState,
   type ThreadSuperstep,
   type ThreadTask,
 } from "../domain/thread-state.js";
+import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
@@ -227,15 +226,6 @@ async function readState(
   return toThreadState(await callGraph(() => graph.getState(config, { subgraphs: options.subgraphs ?? false })));
 }
 
-/** A superstep command as the graph's Command (LangGraph recognises Commands of any copy by shape). */
-function toGraphCommand(command: StateCommand): Command {
-  const targets = command.goto == null ? undefined : Array.isArray(command.goto) ? command.goto : [command.goto];
-  const goto = targets?.map((target) =>
-    isJsonObject(target) && typeof target.node === "string" ? new Send(target.node, target.input) : String(target),
-  );
-  return new Command({ update: command.update as never, resume: command.resume, goto });
-}
-
 /** A failed run's error as threads.error stores it: strings stay, errors become {error, message}. */
 function threadErrorOf(error: unknown): string | JsonObject | null {
   if (error == null) return null;
@@ -391,7 +381,7 @@ async function applySupersteps(ctx: ServiceContext, threadId: string, supersteps
   const { graphId, graph } = await requireGraph(ctx, thread, "apply supersteps with");
   const steps = supersteps.map((step) => ({
     updates: step.updates.map((update) => ({
-      values: update.command ? toGraphCommand(update.command) : (update.values ?? null),
+      values: update.command ? toGraphCommand(ctx.graphs.libraryOf(graphId), update.command) : (update.values ?? null),
       asNode: update.asNode,
     })),
   }));

@@ -5,7 +5,7 @@ import { listTraceRunsOfTrace } from "../db/sql/list-trace-runs-of-trace.js";
 import { queryTraceRuns, type TraceRunFilter } from "../db/sql/query-trace-runs.js";
 import { sumTraceUsage } from "../db/sql/sum-trace-usage.js";
 import { countTraceRuns } from "../db/sql/count-trace-runs.js";
-import { selectTraceProjects, type TraceProjectRow } from "../db/sql/select-trace-projects.js";
+import { selectTraceProjects } from "../db/sql/select-trace-projects.js";
 import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
@@ -18,13 +18,14 @@ import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
 import type {
   IngestTraceRunsInput,
   RunTimeInput,
+  TraceProject,
   TraceRun,
   TraceRunNode,
   TraceTree,
   UsageGrouping,
   UsageSummaryRow,
   UsageTotals,
-} from "./traces/trace-run.js";
+} from "../domain/trace-run.js";
 
 export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom" | "startTimeTo"> {
   startTimeFrom?: RunTimeInput;
@@ -39,7 +40,6 @@ export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom
   order?: "asc" | "desc";
 }
 
-export type TraceProject = TraceProjectRow;
 
 export interface TraceRunPage {
   runs: TraceRun[];

@@ -1,12 +1,5 @@
 import type { EntityManager } from "typeorm";
-
-export interface TraceProjectRow {
-  id: string;
-  name: string | null;
-  startTime: Date;
-  lastRunStartTime: Date;
-  runCount: number;
-}
+import type { TraceProject } from "../../domain/trace-run.js";
 
 /**
  * The tracing projects (LangSmith sessions) runs were recorded into, found by name or by id: one
@@ -16,7 +9,7 @@ export interface TraceProjectRow {
 export async function selectTraceProjects(
   manager: EntityManager,
   filter: { name?: string; id?: string; limit: number; offset: number },
-): Promise<TraceProjectRow[]> {
+): Promise<TraceProject[]> {
   const params: unknown[] = [];
   const where = ["session_id IS NOT NULL"];
   if (filter.name !== undefined) where.push(`session_name = $${params.push(filter.name)}`);

@@ -15,13 +15,15 @@ export const StreamModeList = z
   .transform((value) => (Array.isArray(value) ? value : [value]))
   .pipe(z.array(StreamModeName));
 
-const Command = z
-  .object({
-    resume: z.unknown().optional(),
-    update: z.unknown().optional(),
-    goto: z.unknown().optional(),
-  })
-  .strict();
+/**
+ * LangGraph's Command. Other keys are dropped, not refused: RemoteGraph sends `Command.toJSON()`,
+ * which carries `lg_name`. What the fields may hold is the domain's rule (domain/run-command.ts).
+ */
+const Command = z.object({
+  resume: z.unknown().optional(),
+  update: z.unknown().optional(),
+  goto: z.unknown().optional(),
+});
 
 const Checkpoint = z
   .object({
@@ -52,7 +54,7 @@ export const RunExecutionFields = {
 
 /**
  * RunCreateStateful / RunCreateStateless of the LangGraph Platform API: shapes only. The rules
- * between fields (input xor command, after_seconds bounds, webhook) and the defaults are the
+ * between fields (a command wins over input, after_seconds bounds, webhook) and the defaults are the
  * domain's (runRequestOf), which run-wire.ts applies, so REST and GraphQL answer alike.
  */
 export const RunCreate = z.object({

@@ -1,5 +1,5 @@
-import type { TraceProject } from "../../services/traces.service.js";
-import type { TraceRun } from "../../services/traces/trace-run.js";
+import type { TraceProject } from "../../domain/trace-run.js";
+import type { TraceRun } from "../../domain/trace-run.js";
 import { traceRunToWire } from "./langsmith-wire.js";
 
 /**
