@@ -6,6 +6,27 @@ import { HANGAR_PACKAGE_DIR } from "./version.js";
 export const DEFAULT_EMBEDDED_SHARED_BUFFERS = "16MB";
 
 /**
+ * What one GraphQL operation may ask for. The console's and the tests' operations measure at most
+ * cost 2,350, depth 8, 3 aliases, 409 tokens and 0 directives (test/graphql/query-limits.test.ts
+ * runs them all against these defaults), so each default leaves at least 4× room; the 100 × 100
+ * fan-out and the 1,000-alias bomb of issue 25 are far beyond them.
+ */
+export const GRAPHQL_LIMIT_DEFAULTS = Object.freeze({
+  maxCost: 10_000,
+  maxDepth: 12,
+  maxAliases: 30,
+  maxTokens: 2_000,
+  maxDirectives: 20,
+  /** A query or mutation still resolving after this is aborted (subscriptions are not bounded). */
+  deadlineMs: 15_000,
+  maxSubscriptionsPerSocket: 50,
+  /** Pool connections one operation may hold at once, so one caller cannot take the whole pool. */
+  maxDbConnections: 4,
+});
+
+export type GraphqlLimits = { -readonly [K in keyof typeof GRAPHQL_LIMIT_DEFAULTS]: number };
+
+/**
  * Process environment parsed once at start-up into a frozen object that is passed down
  * explicitly; nothing below main.ts reads process.env for Hangar's own settings.
  */
@@ -34,6 +55,19 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as "16MB" or "1GB"')
     .default(DEFAULT_EMBEDDED_SHARED_BUFFERS),
+  // GraphQL operation limits (graphql/query-limits.ts); defaults explained in GRAPHQL_LIMIT_DEFAULTS.
+  HANGAR_GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxCost),
+  HANGAR_GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxDepth),
+  HANGAR_GRAPHQL_MAX_ALIASES: z.coerce.number().int().nonnegative().default(GRAPHQL_LIMIT_DEFAULTS.maxAliases),
+  HANGAR_GRAPHQL_MAX_TOKENS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxTokens),
+  HANGAR_GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().nonnegative().default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives),
+  HANGAR_GRAPHQL_DEADLINE_MS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.deadlineMs),
+  HANGAR_GRAPHQL_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(GRAPHQL_LIMIT_DEFAULTS.maxSubscriptionsPerSocket),
+  HANGAR_GRAPHQL_MAX_DB_CONNECTIONS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxDbConnections),
 });
 
 export interface HangarConfig {
@@ -75,6 +109,8 @@ export interface HangarConfig {
   deploymentConfigPath: string;
   /** The built web console (index.html + assets), served at `/`; default dist/web of the package. */
   consoleDir: string;
+  /** Per-operation GraphQL limits (HANGAR_GRAPHQL_*), enforced by graphql/query-limits.ts. */
+  graphqlLimits: Readonly<GraphqlLimits>;
 }
 
 export interface HangarRoles {
@@ -124,5 +160,15 @@ export function loadConfig(
     isDevelopment: values.NODE_ENV === "development",
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),
     consoleDir: path.resolve(values.HANGAR_CONSOLE_DIR ?? path.join(HANGAR_PACKAGE_DIR, "dist/web")),
+    graphqlLimits: Object.freeze({
+      maxCost: values.HANGAR_GRAPHQL_MAX_COST,
+      maxDepth: values.HANGAR_GRAPHQL_MAX_DEPTH,
+      maxAliases: values.HANGAR_GRAPHQL_MAX_ALIASES,
+      maxTokens: values.HANGAR_GRAPHQL_MAX_TOKENS,
+      maxDirectives: values.HANGAR_GRAPHQL_MAX_DIRECTIVES,
+      deadlineMs: values.HANGAR_GRAPHQL_DEADLINE_MS,
+      maxSubscriptionsPerSocket: values.HANGAR_GRAPHQL_MAX_SUBSCRIPTIONS_PER_SOCKET,
+      maxDbConnections: values.HANGAR_GRAPHQL_MAX_DB_CONNECTIONS,
+    }),
   });
 }
