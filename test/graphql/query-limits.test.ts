@@ -79,21 +79,22 @@ describe("refusals before execution", () => {
       expect(status).toBe(400);
       expect(body.data).toBeUndefined();
       expect(body.errors).toHaveLength(1);
-      expect(body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxCost", max: 10_000 });
+      expect(body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxCost", max: 400_000 });
       // 100 × (edges + node + assistant + threads, each 100 × …): far beyond any page the console reads.
       expect(body.errors![0]!.extensions!.cost).toBeGreaterThan(1_000_000);
-      expect(body.errors![0]!.message).toMatch(/cost \d+ exceeds the limit of 10000/);
+      expect(body.errors![0]!.message).toMatch(/cost \d+ exceeds the limit of 400000/);
     }
   });
 
-  it("lets the console's page sizes through and counts page sizes given in variables", async () => {
-    const query = "query ($n: Int) { threads(first: $n) { edges { node { assistant { threads(first: 100) { edges { node { threadId } } } } } } } }";
-    const small = await postJson(server, query, undefined, { n: 5 });
-    expect(small).toMatchObject({ status: 200, body: { data: { threads: { edges: [] } } } });
-    const large = await postJson(server, query, undefined, { n: 100 });
-    expect(large.status).toBe(400);
-    // 1 + 100 × (edges 1 + node 1 + assistant 1 + threads (1 + 100 × (edges + node + threadId = 3)))
-    expect(large.body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxCost", cost: 30_401 });
+  it("multiplies by page sizes given in variables: 13 pages of 100 × 100 pass, 14 do not", async () => {
+    const level = (first: string, inner: string) => `threads(first: ${first}) { edges { node { ${inner} } } }`;
+    const query = `query ($n: Int) { ${level("$n", `assistant { ${level("100", `assistant { ${level("100", "threadId")} }`)} }`)} }`;
+    const within = await postJson(server, query, undefined, { n: 13 });
+    expect(within).toMatchObject({ status: 200, body: { data: { threads: { edges: [] } } } });
+    const beyond = await postJson(server, query, undefined, { n: 14 });
+    expect(beyond.status).toBe(400);
+    // 1 + 14 × (edges + node + assistant + (1 + 100 × (edges + node + assistant + (1 + 100 × 3))))
+    expect(beyond.body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxCost", cost: 1 + 14 * 30_404 });
   });
 
   it("refuses the 1,000-alias bomb while parsing, and 31 aliases while validating", async () => {
@@ -112,9 +113,9 @@ describe("refusals before execution", () => {
 
   it("refuses depth and directives beyond their limits", async () => {
     const nested = (depth: number): string => (depth === 0 ? "threadId" : `assistant { threads(first: 1) { edges { node { ${nested(depth - 1)} } } } }`);
-    const deep = await postJson(server, `{ threads(first: 1) { edges { node { ${nested(3)} } } } }`);
+    const deep = await postJson(server, `{ threads(first: 1) { edges { node { ${nested(7)} } } } }`);
     expect(deep.status).toBe(400);
-    expect(deep.body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxDepth", max: 12 });
+    expect(deep.body.errors![0]!.extensions).toMatchObject({ code: "QUERY_TOO_COMPLEX", limit: "maxDepth", max: 30 });
     const directives = `{ __typename ${"@include(if: true) ".repeat(21)} }`;
     const many = await postJson(server, directives);
     expect(many.status).toBe(400);
