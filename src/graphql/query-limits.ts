@@ -6,6 +6,7 @@ import type { GraphQLArmorRejectCallback } from "@escape.tech/graphql-armor-type
 import type { DocumentNode, ExecutionArgs, GraphQLError, GraphQLSchema } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { GraphqlLimits } from "../config.js";
+import type { Database } from "../db/database.js";
 import type { Logger } from "../logger.js";
 import { operationCost } from "./query-cost.js";
 
@@ -22,13 +23,14 @@ export const TOO_MANY_SUBSCRIPTIONS = "TOO_MANY_SUBSCRIPTIONS";
  * - tokens while parsing (so a huge document is refused before its AST exists), then depth,
  *   aliases and directives while validating: GraphQL Armor's plugins;
  * - cost (query-cost.ts) once the variables are known, before execution;
- * - a deadline on queries and mutations (subscriptions live as long as their stream).
+ * - a deadline on queries and mutations (subscriptions live as long as their stream), and a share
+ *   of the database pool each of them may hold at once (db/pool-share.ts).
  * Every refusal is QUERY_TOO_COMPLEX with the limit it broke in `extensions`, and HTTP 400 on both
  * response types (`spec: false`: also for legacy application/json), so clients do not retry it.
  * Measured on the 1,000-alias bomb and the 100 × 100 fan-out of issue 25: refused in a few
  * milliseconds, where they took 14.8 s of CPU and 4.2 GB of memory before.
  */
-export function useQueryLimits(limits: Readonly<GraphqlLimits>, log: Logger): Plugin[] {
+export function useQueryLimits(limits: Readonly<GraphqlLimits>, db: Pick<Database, "shareConnections">, log: Logger): Plugin[] {
   // Armor's own error says which limit broke ("… limit of 30 exceeded, found 1000"); ours adds
   // the code and the limit as data. The parser has no validation context to report to, so the
   // token refusal is thrown (it stops the lexer there); validation rules report theirs.
@@ -48,7 +50,7 @@ export function useQueryLimits(limits: Readonly<GraphqlLimits>, log: Logger): Pl
     maxAliasesPlugin({ n: limits.maxAliases, onReject: refuse("maxAliases"), ...reported }),
     maxDirectivesPlugin({ n: limits.maxDirectives, onReject: refuse("maxDirectives"), ...reported }),
     useCostLimit(limits.maxCost, log),
-    useDeadline(limits.deadlineMs, log),
+    useExecutionBudget(limits, db, log),
   ];
 }
 
@@ -87,11 +89,13 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Execut
 }
 
 /**
- * The executor (@graphql-tools/executor, Yoga's) stops resolving once `signal` aborts and rejects
- * with its reason; Yoga's own useExecutionCancellation hands it the request's signal the same way.
- * We pass both: the client going away, or the deadline.
+ * The deadline and the pool share of a query or mutation. The executor (@graphql-tools/executor,
+ * Yoga's) stops resolving once `signal` aborts and rejects with its reason; Yoga's own
+ * useExecutionCancellation hands it the request's signal the same way. We pass both: the client
+ * going away, or the deadline. Connection waits in the share end with the same signal.
  */
-function useDeadline(deadlineMs: number, log: Logger): Plugin {
+function useExecutionBudget(limits: Readonly<GraphqlLimits>, db: Pick<Database, "shareConnections">, log: Logger): Plugin {
+  const { deadlineMs, maxDbConnections } = limits;
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       setExecuteFn(async (executionArgs) => {
@@ -106,7 +110,7 @@ function useDeadline(deadlineMs: number, log: Logger): Plugin {
         const signal = requestSignal ? AbortSignal.any([requestSignal, deadline.signal]) : deadline.signal;
         const withSignal: ExecutionArgs & { signal: AbortSignal } = { ...executionArgs, signal };
         try {
-          return await executeFn(withSignal);
+          return await db.shareConnections(maxDbConnections, signal, () => executeFn(withSignal));
         } catch (error) {
           // A result rather than a rejection: graphql-ws closes the whole socket (4500) when
           // execute rejects, and over HTTP the error's own status applies either way.

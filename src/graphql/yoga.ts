@@ -29,7 +29,7 @@ export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
     // The HTTP layer rejects a too-large Content-Length; this also bounds chunked bodies.
     maxRequestBodySize: runtime.config.maxBodyBytes,
     logging: yogaLogger(runtime.log.child({ component: "graphql" })),
-    plugins: [...useQueryLimits(runtime.config.graphqlLimits, runtime.log), useStorableInput(runtime.log)],
+    plugins: [...useQueryLimits(runtime.config.graphqlLimits, runtime.db, runtime.log), useStorableInput(runtime.log)],
   });
 }
 
