@@ -25,8 +25,11 @@ export const TOO_MANY_SUBSCRIPTIONS = "TOO_MANY_SUBSCRIPTIONS";
  * - cost (query-cost.ts) once the variables are known, before execution;
  * - a deadline on queries and mutations (subscriptions live as long as their stream), and a share
  *   of the database pool each of them may hold at once (db/pool-share.ts).
- * Every refusal is QUERY_TOO_COMPLEX with the limit it broke in `extensions`, and HTTP 400 on both
- * response types (`spec: false`: also for legacy application/json), so clients do not retry it.
+ * Every refusal is QUERY_TOO_COMPLEX with the limit it broke in `extensions`, and HTTP 400, also
+ * for legacy application/json (`spec: false`), so clients do not retry it. One exception: Yoga
+ * answers a document that fails to parse (the token limit) as GraphQL over HTTP asks, 200 for
+ * application/json (its usePreventMutationViaGET sets `spec` on parse errors); the console and
+ * application/graphql-response+json clients get 400.
  * Measured on the 1,000-alias bomb and the 100 × 100 fan-out of issue 25: refused in a few
  * milliseconds, where they took 14.8 s of CPU and 4.2 GB of memory before.
  */
