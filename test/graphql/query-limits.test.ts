@@ -138,22 +138,28 @@ describe("refusals before execution", () => {
 });
 
 describe("deadline", () => {
-  it("stops a mutation list that runs past the deadline with DEADLINE_EXCEEDED, before its later fields run", async () => {
-    const marker = crypto.randomUUID();
-    // Mutation fields run one after another: 30 inserts take well over the 1 ms deadline.
-    const mutation = `mutation { ${Array.from({ length: 30 }, (_, i) => `m${i}: createThread(input: { metadata: { marker: "${marker}" } }) { thread { threadId } }`).join(" ")} }`;
-    const { status, body } = await postJson(tight, mutation);
-    expect(status).toBe(400);
-    expect(body.errors![0]).toMatchObject({ extensions: { code: "DEADLINE_EXCEEDED", deadlineMs: 1 } });
-    expect(body.errors![0]!.message).toContain("deadline of 1 ms");
-    const created = await tight.client.threads.search({ metadata: { marker }, limit: 100 });
-    expect(created.length).toBeLessThan(30);
+  // Mutation fields run one after another: 30 inserts take well over the 1 ms deadline. The light
+  // list (cost 90) is answered at the deadline and its later inserts find no connection; the heavy
+  // one (cost 15,120, each payload selecting a page) is also handed the executor's abort signal.
+  const selections = { light: "threadId", heavy: "assistant { threads(first: 100) { edges { node { threadId status createdAt } } } }" };
+  for (const [weight, selection] of Object.entries(selections)) {
+    it(`stops a ${weight} mutation list that runs past the deadline with DEADLINE_EXCEEDED, before all of it ran`, async () => {
+      const marker = crypto.randomUUID();
+      const mutation = `mutation { ${Array.from({ length: 30 }, (_, i) => `m${i}: createThread(input: { metadata: { marker: "${marker}" } }) { thread { ${selection} } }`).join(" ")} }`;
+      const { status, body } = await postJson(tight, mutation);
+      expect(status).toBe(400);
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors![0]).toMatchObject({ extensions: { code: "DEADLINE_EXCEEDED", deadlineMs: 1 } });
+      expect(body.errors![0]!.message).toContain("deadline of 1 ms");
+      const created = await tight.client.threads.search({ metadata: { marker }, limit: 100 });
+      expect(created.length).toBeLessThan(30);
 
-    const client = connect(tight);
-    const overWebSocket = await firstResult(client, mutation);
-    expect(overWebSocket.errors![0]!.extensions).toMatchObject({ code: "DEADLINE_EXCEEDED" });
-    expect(await firstResult(client, "{ __typename }")).toEqual({ data: { __typename: "Query" } });
-  });
+      const client = connect(tight);
+      const overWebSocket = await firstResult(client, mutation);
+      expect(overWebSocket.errors![0]!.extensions).toMatchObject({ code: "DEADLINE_EXCEEDED" });
+      expect(await firstResult(client, "{ __typename }")).toEqual({ data: { __typename: "Query" } });
+    });
+  }
 });
 
 describe("operations per WebSocket", () => {
