@@ -11,11 +11,12 @@ import pg from "pg";
  * up). With a share the excess waits here, per operation, and other callers reach the pool.
  *
  * The share follows the operation through AsyncLocalStorage, since TypeORM, the checkpointer and
- * the store reach the pool without a per-request handle. Its price: a process whose promises were
- * not tracked yet starts tracking them. Measured on a 20-thread GraphQL page in an API-only
- * process that had run no graph: 10.5 → 14.0 ms of server CPU per request (10.9 without the
- * share). A process that executes runs pays this already: LangChain keeps its run context in an
- * AsyncLocalStorage too (and so does graphs/graph-logger.ts).
+ * the store reach the pool without a per-request handle. Its price is Node tracking async
+ * context through every promise. Server CPU per request of a 20-thread GraphQL page (2 cores
+ * under heavy shared load, so ±1.5 ms): API-only process that ran no graph 10.5 → 14.0 ms
+ * (10.9 with every limit but the share); a process that had executed a run, whose LangChain
+ * context already lives in an AsyncLocalStorage, 12.4 → 14.1 ms. Replacing it needs a
+ * per-request pool handle passed down through the services.
  */
 interface PoolShare {
   queue: PQueue;
