@@ -8,6 +8,29 @@ import { HANGAR_PACKAGE_DIR } from "./version.js";
 export const DEFAULT_EMBEDDED_SHARED_BUFFERS = "16MB";
 
 /**
+ * What one GraphQL operation may ask for. Of the console's and the tests' operations (with page
+ * variables at 100), the largest measure cost 194,137 (a trace tree three levels deep at the
+ * default page of 20: up to 8,000 runs), depth 13, 201 tokens and no aliases or directives;
+ * test/graphql/query-limits.operations.test.ts checks each stays within half of these defaults.
+ * The 100 × 100 × 100 fan-out of issue 25 costs over 3,000,000 and the 1,000-alias bomb is
+ * 13,000 tokens. A 10,000-thread page of 9 fields each (cost 90,000) took 0.5 s of CPU here.
+ */
+export const GRAPHQL_LIMIT_DEFAULTS = Object.freeze({
+  maxCost: 400_000,
+  maxDepth: 30,
+  maxAliases: 30,
+  maxTokens: 2_000,
+  maxDirectives: 20,
+  /** A query or mutation still resolving after this is aborted (subscriptions are not bounded). */
+  deadlineMs: 30_000,
+  maxSubscriptionsPerSocket: 50,
+  /** Pool connections one operation may hold at once, so one caller cannot take the whole pool. */
+  maxDbConnections: 4,
+});
+
+export type GraphqlLimits = { -readonly [K in keyof typeof GRAPHQL_LIMIT_DEFAULTS]: number };
+
+/**
  * Process environment parsed once at start-up into a frozen object that is passed down
  * explicitly; nothing below main.ts reads process.env for Hangar's own settings.
  */
@@ -45,6 +68,19 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as "16MB" or "1GB"')
     .default(DEFAULT_EMBEDDED_SHARED_BUFFERS),
+  // GraphQL operation limits (graphql/query-limits.ts); defaults explained in GRAPHQL_LIMIT_DEFAULTS.
+  HANGAR_GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxCost),
+  HANGAR_GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxDepth),
+  HANGAR_GRAPHQL_MAX_ALIASES: z.coerce.number().int().nonnegative().default(GRAPHQL_LIMIT_DEFAULTS.maxAliases),
+  HANGAR_GRAPHQL_MAX_TOKENS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxTokens),
+  HANGAR_GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().nonnegative().default(GRAPHQL_LIMIT_DEFAULTS.maxDirectives),
+  HANGAR_GRAPHQL_DEADLINE_MS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.deadlineMs),
+  HANGAR_GRAPHQL_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(GRAPHQL_LIMIT_DEFAULTS.maxSubscriptionsPerSocket),
+  HANGAR_GRAPHQL_MAX_DB_CONNECTIONS: z.coerce.number().int().positive().default(GRAPHQL_LIMIT_DEFAULTS.maxDbConnections),
 });
 
 export interface HangarConfig {
@@ -90,6 +126,8 @@ export interface HangarConfig {
   deploymentConfigPath: string;
   /** The built web console (index.html + assets), served at `/`; default dist/web of the package. */
   consoleDir: string;
+  /** Per-operation GraphQL limits (HANGAR_GRAPHQL_*), enforced by graphql/query-limits.ts. */
+  graphqlLimits: Readonly<GraphqlLimits>;
 }
 
 export interface HangarRoles {
@@ -141,6 +179,16 @@ export function loadConfig(
     webhookAllowedNetworks: Object.freeze(values.HANGAR_WEBHOOK_ALLOWED_NETWORKS ?? []),
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),
     consoleDir: path.resolve(values.HANGAR_CONSOLE_DIR ?? path.join(HANGAR_PACKAGE_DIR, "dist/web")),
+    graphqlLimits: Object.freeze({
+      maxCost: values.HANGAR_GRAPHQL_MAX_COST,
+      maxDepth: values.HANGAR_GRAPHQL_MAX_DEPTH,
+      maxAliases: values.HANGAR_GRAPHQL_MAX_ALIASES,
+      maxTokens: values.HANGAR_GRAPHQL_MAX_TOKENS,
+      maxDirectives: values.HANGAR_GRAPHQL_MAX_DIRECTIVES,
+      deadlineMs: values.HANGAR_GRAPHQL_DEADLINE_MS,
+      maxSubscriptionsPerSocket: values.HANGAR_GRAPHQL_MAX_SUBSCRIPTIONS_PER_SOCKET,
+      maxDbConnections: values.HANGAR_GRAPHQL_MAX_DB_CONNECTIONS,
+    }),
   });
 }
 

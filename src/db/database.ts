@@ -6,6 +6,7 @@ import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
 import { BatchedStatement } from "./batched-statement.js";
 import { HangarStore, type HangarStoreOptions } from "./hangar-store.js";
+import { SharedPool, withPoolShare } from "./pool-share.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
@@ -33,6 +34,11 @@ export interface Database {
    * connection), for session state such as an advisory lock. The caller ends it.
    */
   connectOutsidePool(): Promise<pg.Client>;
+  /**
+   * Runs `work` (and all it starts) holding at most `max` pool connections at once, so that one
+   * request cannot take the whole pool (db/pool-share.ts); waits end when `signal` aborts.
+   */
+  shareConnections<T>(max: number, signal: AbortSignal | undefined, work: () => T): T;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
       withRetry(() => settleRunOutcomes(dataSource.manager, records), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
     ),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
+    shareConnections: withPoolShare,
     async connectOutsidePool() {
       if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");
       const client = new pg.Client({ connectionString: options.databaseUrl });
@@ -123,7 +130,7 @@ async function openPool(
   ownBackends: ReturnType<typeof backendPidTracker>,
 ): Promise<{ pool: pg.Pool; kind: DatabaseKind; closePool: () => Promise<void> }> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new SharedPool({
       onConnect: (client) => ownBackends.onConnect(client),
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,

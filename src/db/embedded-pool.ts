@@ -8,6 +8,7 @@ import { createPgConfig } from "@electric-sql/pglite/node-postgres";
 import pg from "pg";
 import { DEFAULT_EMBEDDED_SHARED_BUFFERS } from "../config.js";
 import { acquireDirectoryLock } from "./embedded-lock.js";
+import { SharedPool } from "./pool-share.js";
 
 /**
  * Settings for the embedded engine, passed at every start (not written into the data directory,
@@ -45,7 +46,7 @@ export async function openEmbeddedPool(
     // pgvector, so the Store's semantic search has an HNSW index here too (CREATE EXTENSION runs
     // only when a deployment configures store.index).
     const pglite = await PGlite.create(pgdata, { extensions: { vector }, startParams: embeddedStartParams(options.sharedBuffers ?? DEFAULT_EMBEDDED_SHARED_BUFFERS) });
-    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+    const pool = new SharedPool({ ...createPgConfig(pglite), max: 1 });
     return {
       pool,
       async close() {

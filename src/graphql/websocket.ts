@@ -10,6 +10,7 @@ import { presentsApiKey } from "../auth/api-keys.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import type { Actor } from "../services/service-context.js";
+import { socketOperationRefusal } from "./query-limits.js";
 import type { GraphqlServer } from "./yoga.js";
 
 type Enveloped = ReturnType<GraphqlServer["getEnveloped"]>;
@@ -93,6 +94,8 @@ export function attachGraphqlWebSocket(
       onSubscribe: async (ctx, _id, payload) => {
         const caller = callers.get(ctx.extra.request);
         if (!caller?.actor) throw new Error("graphql-ws operation on an unauthenticated connection");
+        const overLimit = socketOperationRefusal(Object.keys(ctx.subscriptions).length, runtime.config.graphqlLimits.maxSubscriptionsPerSocket);
+        if (overLimit) return [overLimit];
         const pipeline = graphql.getEnveloped({
           ...ctx,
           actor: caller.actor,
