@@ -51,6 +51,10 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log, {
     schemasFromTypes: config.schemasFromTypes,
   });
+  // Every graph's schemas, computed in the background from here: compiling the deployment's
+  // types takes seconds (in a child process), which overlap with opening and migrating the
+  // database, so the schemas are usually cached before anyone asks for them.
+  if (config.roles.api) void graphs.prepareSchemas();
   const { ignored } = reviewDeploymentKeys(deployment);
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   const customAuth = await loadCustomAuth(deployment, loader, log);
@@ -83,9 +87,6 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     releasers.push(() => sweeper.close());
 
     const url = config.roles.api ? await startHttp(runtime, releasers) : "";
-    // Compiling the deployment's types takes seconds (in a child process): started now, the
-    // schemas are usually ready before anyone asks for them.
-    if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
     if (config.roles.worker) {
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {

@@ -1,6 +1,7 @@
 import * as ownSchemaHelpers from "@langchain/langgraph/zod/schema";
 import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
 import { getStateBuilder, type CompiledGraphLike } from "./graph-shapes.js";
+import { withMessageChannels } from "./message-schemas.js";
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -129,6 +130,20 @@ export function withStaticSchemas(schemas: GraphSchemas, typed: RuntimeTyped, fr
     merged.context_schema = fromTypes.config;
   }
   return merged;
+}
+
+/**
+ * The schemas with the graph's message channels (findMessageChannels) and LangGraph-marked
+ * message properties described as the messages LangGraph accepts, whichever way the rest of the
+ * schema was derived (zod, TypeScript types, channel names).
+ */
+export function withMessageSchemas(schemas: GraphSchemas, messageChannels: ReadonlySet<string>): GraphSchemas {
+  return {
+    ...schemas,
+    input_schema: withMessageChannels(schemas.input_schema, "input", messageChannels),
+    output_schema: withMessageChannels(schemas.output_schema, "output", messageChannels),
+    state_schema: withMessageChannels(schemas.state_schema, "state", messageChannels),
+  };
 }
 
 /**
