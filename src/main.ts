@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { HangarConfig } from "./config.js";
@@ -12,6 +13,7 @@ import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
+import { createStaticSchemaCache } from "./graphs/static-schemas/static-schema-cache.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
@@ -50,6 +52,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   registerSdkLogger(log);
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log, {
     schemasFromTypes: config.schemasFromTypes,
+    cache: createStaticSchemaCache(path.join(config.dataDir, "schema-cache")),
   });
   // Every graph's schemas, computed in the background from here: compiling the deployment's
   // types takes seconds (in a child process), which overlap with opening and migrating the

@@ -4,6 +4,7 @@ import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import {
   extractGraphSchemas,
+  listOnlyMessageInputs,
   loadSchemaReaders,
   withMessageSchemas,
   withStaticSchemas,
@@ -13,6 +14,7 @@ import {
 } from "./graph-schemas.js";
 import { findMessageChannels, loadMessageReducers, type MessageReducers } from "./message-schemas.js";
 import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
+import type { StaticSchemaCache } from "./static-schemas/static-schema-cache.js";
 import { extractStaticSchemasInChild } from "./static-schemas/static-schemas-in-child.js";
 import {
   describeValue,
@@ -101,6 +103,14 @@ interface RuntimeSchemas {
   schemas: Omit<GraphSchemas, "graph_id">;
   typed: RuntimeTyped;
   messageChannels: ReadonlySet<string>;
+  listOnlyInputs: ReadonlySet<string>;
+}
+
+export interface GraphRegistryOptions {
+  /** Derive schemas of Annotation-typed graphs from their TypeScript types (default true). */
+  schemasFromTypes?: boolean;
+  /** Keeps those schemas between starts; without one, every start compiles the types. */
+  cache?: StaticSchemaCache;
 }
 
 // Factories commonly read `config.configurable.<x>`; an empty object keeps that from throwing.
@@ -113,7 +123,7 @@ const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
 export async function loadGraphRegistry(
   configPath: string,
   log: GraphRegistryLog,
-  options: { schemasFromTypes?: boolean } = {},
+  options: GraphRegistryOptions = {},
 ): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
   // Before any import: graph modules often read env (API keys) at import time.
@@ -138,7 +148,7 @@ export async function loadGraphRegistry(
   }
   // The loader goes back to the caller so that other deployment modules (auth, http.app) are
   // imported in the same tsx namespace and share package instances with the graphs.
-  const registry = createGraphRegistry(graphs, defaults, log, options.schemasFromTypes ?? true);
+  const registry = createGraphRegistry(graphs, defaults, log, options);
   return { registry, config, loader };
 }
 
@@ -188,8 +198,9 @@ function createGraphRegistry(
   graphs: Map<string, LoadedGraph>,
   defaults: ReadonlyMap<string, SystemAssistantDefaults>,
   log: GraphRegistryLog,
-  schemasFromTypes: boolean,
+  options: GraphRegistryOptions,
 ): GraphRegistry {
+  const schemasFromTypes = options.schemasFromTypes ?? true;
   // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
   // that needs them at once (one compilation, seconds, in a child process); a failure is
   // remembered as null so that it is logged once, not on every request.
@@ -204,11 +215,21 @@ function createGraphRegistry(
       // the TypeScript compiler in a child process would cost seconds of CPU for nothing.
       if (needed.length === 0) return new Map();
       const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
+      const graphIds = needed.map(({ spec }) => spec.graphId);
+      const byGraph = (results: StaticDeploymentGraph[]) => new Map(graphIds.map((graphId, index) => [graphId, results[index]!]));
       const startedAt = Date.now();
+      const cached = await options.cache?.read(requests).catch(() => null);
+      if (cached) {
+        log.info({ graphIds, ms: Date.now() - startedAt }, "read graph schemas from TypeScript types from the cache");
+        return byGraph(cached);
+      }
       try {
-        const results = await extractStaticSchemasInChild(requests);
-        log.info({ graphIds: needed.map(({ spec }) => spec.graphId), ms: Date.now() - startedAt }, "derived graph schemas from TypeScript types");
-        return new Map(needed.map(({ spec }, index) => [spec.graphId, results[index]!]));
+        const result = await extractStaticSchemasInChild(requests);
+        log.info({ graphIds, ms: Date.now() - startedAt }, "derived graph schemas from TypeScript types");
+        await options.cache
+          ?.write(requests, result)
+          .catch((error: unknown) => log.warn({ err: error }, "could not cache the schemas from the graphs' TypeScript types"));
+        return byGraph(result.graphs);
       } catch (error) {
         log.warn({ err: error }, "could not derive schemas from the graphs' TypeScript types");
         return null;
@@ -241,8 +262,9 @@ function createGraphRegistry(
         log.warn({ graphId, kind, err: error }, "could not derive a graph schema; serving null"),
       );
       const messageChannels = findMessageChannels(graph, loaded.messageReducers);
-      const { graph_id: _ignored, ...described } = withMessageSchemas(schemas, messageChannels);
-      cached = { schemas: described, typed, messageChannels };
+      const listOnlyInputs = listOnlyMessageInputs(schemas, typed, messageChannels);
+      const { graph_id: _ignored, ...described } = withMessageSchemas(schemas, messageChannels, listOnlyInputs);
+      cached = { schemas: described, typed, messageChannels, listOnlyInputs };
       runtimeCache.set(graph, cached);
     }
     return cached;
@@ -257,13 +279,14 @@ function createGraphRegistry(
     let cached = completeCache.get(graph);
     if (cached === undefined) {
       cached = (async () => {
-        const { schemas, typed, messageChannels } = runtimeSchemasOf(graphId, graph);
+        const { schemas, typed, messageChannels, listOnlyInputs } = runtimeSchemasOf(graphId, graph);
         if (typed.state && typed.context) return schemas;
         const fromTypes = await declared();
         if (fromTypes === null || fromTypes === undefined) return schemas;
         const { graph_id: _ignored, ...complete } = withMessageSchemas(
           withStaticSchemas({ graph_id: graphId, ...schemas }, typed, fromTypes),
           messageChannels,
+          listOnlyInputs,
         );
         return complete;
       })();

@@ -87,12 +87,13 @@ export type MessageSchemaKind = "input" | "output" | "state";
 
 /**
  * A message channel's schema. Its values are message lists; an update (the input) may also be
- * one message, which the reducer appends. `langgraph_type: "messages"` is LangGraph's marker
+ * one message, which the reducer appends, unless LangGraph checks the input against a list
+ * (`listOnly`). `langgraph_type: "messages"` is LangGraph's marker
  * (Studio shows such a channel as a chat).
  */
-export function messageChannelSchema(kind: MessageSchemaKind, description?: unknown): JSONSchema {
-  const schema: JSONSchema =
-    kind === "input" ? { anyOf: [MESSAGE_LIST, MESSAGE_SCHEMA] } : { ...MESSAGE_LIST };
+export function messageChannelSchema(kind: MessageSchemaKind, options: { description?: unknown; listOnly?: boolean } = {}): JSONSchema {
+  const { description, listOnly = false } = options;
+  const schema: JSONSchema = kind === "input" && !listOnly ? { anyOf: [MESSAGE_LIST, MESSAGE_SCHEMA] } : { ...MESSAGE_LIST };
   return { ...schema, description: typeof description === "string" ? description : "A list of chat messages", langgraph_type: "messages" };
 }
 
@@ -136,7 +137,12 @@ export function findMessageChannels(graph: CompiledGraphLike, reducers: MessageR
  * The schema with its message channels described by messageChannelSchema: the channels named,
  * and any property LangGraph marked `langgraph_type: "messages"`.
  */
-export function withMessageChannels(schema: JSONSchema | null, kind: MessageSchemaKind, channels: ReadonlySet<string>): JSONSchema | null {
+export function withMessageChannels(
+  schema: JSONSchema | null,
+  kind: MessageSchemaKind,
+  channels: ReadonlySet<string>,
+  listOnlyInputs: ReadonlySet<string> = new Set(),
+): JSONSchema | null {
   const properties = schema?.properties;
   if (schema === null || typeof properties !== "object" || properties === null) return schema;
   let changed = false;
@@ -144,7 +150,7 @@ export function withMessageChannels(schema: JSONSchema | null, kind: MessageSche
   for (const [name, property] of Object.entries(properties as Record<string, unknown>)) {
     const marked = typeof property === "object" && property !== null && (property as JSONSchema).langgraph_type === "messages";
     if (marked || channels.has(name)) {
-      described[name] = messageChannelSchema(kind, (property as JSONSchema | null)?.description);
+      described[name] = messageChannelSchema(kind, { description: (property as JSONSchema | null)?.description, listOnly: listOnlyInputs.has(name) });
       changed = true;
     } else {
       described[name] = property;

@@ -5,7 +5,7 @@ import { AIMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage } fr
 import { Command, MemorySaver, messagesStateReducer } from "@langchain/langgraph";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaType } from "@modelcontextprotocol/sdk/validation/types.js";
-import { Ajv } from "ajv";
+import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerSdkLogger } from "../../src/graphs/graph-logger.js";
@@ -77,9 +77,11 @@ const STORED_MESSAGES = toWireValue([
 const ajv7 = new Ajv({ strict: false, allErrors: true });
 const ajv2020 = new Ajv2020({ strict: false, allErrors: true });
 /** Validates as the schema's own dialect says. */
+const compiled = new WeakMap<object, ValidateFunction>();
 function validate(schema: Record<string, unknown>, value: unknown): string[] {
   const ajv = String(schema.$schema ?? "").includes("2020-12") ? ajv2020 : ajv7;
-  const check = ajv.compile(schema);
+  const check = compiled.get(schema) ?? ajv.compile(schema);
+  compiled.set(schema, check);
   return check(value) ? [] : (check.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
 }
 /** Validates as MCP tools/call does (src/mcp/mcp-tools.ts: the MCP SDK's Ajv, `$schema` dropped). */
@@ -167,7 +169,10 @@ describe("schemas of every example and fixture graph", () => {
           expect(validate(schemas.input_schema!, { [channel]: [message] }), `${graphId} ${channel} ${form}`).toEqual([]);
           expect(validateAsMcp(schemas.input_schema!, { [channel]: [message] }), `${graphId} ${channel} ${form} (MCP)`).toBe(true);
         }
-        expect(validate(schemas.input_schema!, { [channel]: MESSAGE_FORMS["role/content"] }), `${graphId}: one message`).toEqual([]);
+        // One message alone is an update too, unless LangGraph checks the input as a list (zod v4).
+        const one = validate(schemas.input_schema!, { [channel]: MESSAGE_FORMS["role/content"] });
+        if (graphId === "test_fixtures_messages__zod_v4") expect(one, `${graphId}: one message`).not.toEqual([]);
+        else expect(one, `${graphId}: one message`).toEqual([]);
         expect(validate(schemas.input_schema!, { [channel]: [42] }), `${graphId}: a number is no message`).not.toEqual([]);
         expect(validate(schemas.input_schema!, { [channel]: [{ content: "no role" }] }), `${graphId}: neither role nor type`).not.toEqual([]);
       }

@@ -17,9 +17,12 @@ let client: Client;
 
 beforeAll(async () => {
   server = await startTestServer({ apiKeys: [API_KEY], configPath: DEPLOYMENT, env: { HANGAR_SCHEMAS_FROM_TYPES: "true" } });
+  // The warm-up started by the server: compiling the types takes seconds (minutes on a loaded
+  // machine), longer than the MCP client's 60 s request timeout.
+  await server.hangar.runtime.graphs.prepareSchemas();
   client = new Client({ name: "hangar-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { "x-api-key": API_KEY } } }));
-});
+}, 240_000);
 afterAll(async () => {
   await client?.close().catch(() => undefined);
   await server?.close();
@@ -34,7 +37,7 @@ async function replyOf(name: string, args: Record<string, unknown>): Promise<str
 describe("MCP tools over message graphs", () => {
   it("a plain JavaScript MessagesAnnotation graph takes {role, content} messages", async () => {
     expect(await replyOf("plain", { messages: [{ role: "user", content: "hi" }] })).toBe("echo: hi");
-  }, 240_000);
+  });
 
   it("lists the message channel as an anyOf of message shapes, with no allOf", async () => {
     const { tools } = await client.listTools();
@@ -45,22 +48,26 @@ describe("MCP tools over message graphs", () => {
     const shapes = ((list.items as { anyOf: Array<{ title: string }> }).anyOf).map((shape) => shape.title);
     expect(shapes).toEqual(["Message with role", "Message with type", "Removal of a message", "LangChain-serialized message", "User message text", "[role, content] pair"]);
     expect(JSON.stringify(plain.inputSchema)).not.toContain("allOf");
-  }, 240_000);
+  });
 
-  it("takes every other form: type/content, a string, a [role, content] pair, a LangChain-serialized message, one message alone", async () => {
+  it("takes every other form: type/content, a string, a [role, content] pair, a LangChain-serialized message, one message alone", { timeout: 120_000 }, async () => {
     const serialized = JSON.parse(JSON.stringify(new HumanMessage("serialized")));
     for (const tool of ["plain", "zod_v3", "zod_v4", "state_schema", "typed_annotation"]) {
       expect(await replyOf(tool, { messages: [{ type: "human", content: "typed" }] }), tool).toBe("echo: typed");
       expect(await replyOf(tool, { messages: ["text"] }), tool).toBe("echo: text");
       expect(await replyOf(tool, { messages: [["user", "pair"]] }), tool).toBe("echo: pair");
       expect(await replyOf(tool, { messages: [serialized] }), tool).toBe("echo: serialized");
-      expect(await replyOf(tool, { messages: { role: "user", content: "alone" } }), tool).toBe("echo: alone");
+      if (tool !== "zod_v4") expect(await replyOf(tool, { messages: { role: "user", content: "alone" } }), tool).toBe("echo: alone");
     }
-  }, 240_000);
+    // LangGraph checks zod v4's `z.array(z.custom())` itself and wants a list: so does the schema.
+    await expect(client.callTool({ name: "zod_v4", arguments: { messages: { role: "user", content: "alone" } } })).rejects.toThrow(
+      /Invalid arguments for tool 'zod_v4'/,
+    );
+  });
 
   it("still refuses what is no message, naming the argument", async () => {
     const call = client.callTool({ name: "plain", arguments: { messages: [42] } });
     await expect(call).rejects.toThrow(McpError);
     await expect(call).rejects.toThrow(/Invalid arguments for tool 'plain'.*messages/);
-  }, 240_000);
+  });
 });

@@ -20,6 +20,13 @@ export interface StaticDeploymentGraph extends StaticGraphSchemas {
   subgraphs: Record<string, StaticGraphSchemas>;
 }
 
+/** One compilation's answer: a graph per request, and every file the compiler read. */
+export interface StaticSchemasResult {
+  graphs: StaticDeploymentGraph[];
+  /** Absolute paths of the modules and declaration files the schemas were derived from. */
+  sourceFiles: string[];
+}
+
 export interface StaticSchemaRequest {
   /** Absolute path of the graph's module. */
   modulePath: string;
@@ -108,7 +115,7 @@ const COMPILER_OPTIONS: TypeScript.CompilerOptions = {
  * this off the event loop, once per deployment) and converts the reflected types with
  * typescript-json-schema. Never throws for a type it cannot convert: that schema is null.
  */
-export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticDeploymentGraph[] {
+export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticSchemasResult {
   const sources = new Map<string, string>();
   const subgraphsOf: SubgraphDeclaration[][] = [];
   requests.forEach((request, index) => {
@@ -148,12 +155,17 @@ export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): 
     output: read(names.output),
     config: read(names.config),
   });
-  return requests.map((_request, index) => ({
+  const graphs = requests.map((_request, index) => ({
     ...schemasOf(typeNames(index)),
     subgraphs: Object.fromEntries(
       subgraphsOf[index]!.map((subgraph, position) => [subgraph.namespace, schemasOf(typeNames(index, position))]),
     ),
   }));
+  const sourceFiles = program
+    .getSourceFiles()
+    .map((file) => file.fileName)
+    .filter((fileName) => !sources.has(fileName));
+  return { graphs, sourceFiles };
 }
 
 /**
