@@ -51,7 +51,8 @@ export interface GraphRegistry {
   /**
    * Computes every graph's schemas now, in the background (compiling the graphs' TypeScript
    * types in a child process, if any need them), so that getSchemas answers from the cache.
-   * Resolves when they are ready; never rejects (a failure is logged, and getSchemas retries).
+   * Resolves when they are ready; never rejects (a compilation that fails is logged once, and
+   * the schemas are then served without what the types would have added).
    */
   prepareSchemas(): Promise<void>;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
