@@ -24,7 +24,7 @@ import { RunEventBus } from "./streaming/run-event-bus.js";
 import { RunEventStore } from "./streaming/run-event-store.js";
 import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
-import { TraceRecorder } from "./tracing/trace-recorder.js";
+import { TraceRecorder } from "./services/traces/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
 import { startTtlSweeper } from "./retention/ttl-sweeper.js";

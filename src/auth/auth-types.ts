@@ -26,14 +26,6 @@ export interface AuthUser {
   [field: string]: unknown;
 }
 
-/**
- * A filter a handler returns: every key must match the resource's metadata (store items: the
- * item's value plus `namespace` and `key`). A plain string means `$eq`; `$contains` asks for
- * array membership (all of them, for a list).
- */
-export type AuthFilterCondition = string | { $eq?: string; $contains?: string | string[] };
-export type AuthFilters = Record<string, AuthFilterCondition>;
-
 export interface AuthHandlerParameter {
   event: string;
   resource: AuthResource;

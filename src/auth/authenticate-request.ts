@@ -1,5 +1,5 @@
 import { UnauthenticatedError } from "../domain/errors.js";
-import { authenticateRequest as checkApiKey } from "../http/api-keys.js";
+import { authenticateRequest as checkApiKey } from "./api-keys.js";
 import type { Logger } from "../logger.js";
 import type { Actor } from "../services/service-context.js";
 import type { AuthUser, CustomAuthHandlers } from "./auth-types.js";

@@ -6,7 +6,7 @@ import { listCronsOf } from "../db/sql/list-crons-of.js";
 import { listRunsOfCrons } from "../db/sql/list-runs-of-crons.js";
 import { countCrons, searchCrons, type CronFilter } from "../db/sql/search-crons.js";
 import { withTransaction } from "../db/tx.js";
-import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../cron/next-run.js";
+import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../domain/next-run.js";
 import type { SortOrder } from "../domain/assistant.js";
 import type { Cron, CronPayload, CronSortField, OnRunCompleted } from "../domain/cron.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -314,7 +314,7 @@ export const cronsService = {
 
   /**
    * The cron scheduler's tick: fires every due cron and says when the next one is due. Called on
-   * the main thread (the scheduler's worker thread only keeps the clock); its effects are then
+   * the scheduler's clock (cron/cron-scheduler.ts); its effects are then
    * announced with announceFiring.
    */
   fireDue(ctx: ServiceContext, options: { batchSize: number }): Promise<CronTick> {

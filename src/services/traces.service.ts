@@ -23,7 +23,7 @@ import type {
   UsageGrouping,
   UsageSummaryRow,
   UsageTotals,
-} from "./traces/trace-run.js";
+} from "../domain/trace-run.js";
 
 export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom" | "startTimeTo"> {
   startTimeFrom?: RunTimeInput;

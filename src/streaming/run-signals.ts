@@ -129,7 +129,7 @@ export class RunSignals {
     return this.on("assistants-changed", listener);
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
+  // `any`: EventEmitter listeners are untyped.
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);

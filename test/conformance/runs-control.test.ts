@@ -16,7 +16,9 @@ const contents = (values: unknown) => ((values as { messages: Array<{ content: s
 describe("run control through the SDK", () => {
   it("cancels a running run (interrupt, wait): finished steps stay in the thread", async () => {
     const thread = await server.client.threads.create();
-    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
+    // Steps of 1.5 s: the cancel must land while the second step runs, even on a loaded machine
+    // (with 200 ms the run sometimes finished first). The wait honours the abort, so it costs nothing more.
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 1500 } });
     // Cancelled while its second step runs: right after the first step's values were streamed.
     await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true);
@@ -28,7 +30,7 @@ describe("run control through the SDK", () => {
 
   it("cancels with rollback: the run and its writes are deleted", async () => {
     const thread = await server.client.threads.create();
-    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 1500 } });
     await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true, "rollback");
     await expect(server.client.runs.get(thread.thread_id, run.run_id)).rejects.toThrow(/404/);

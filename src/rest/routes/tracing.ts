@@ -8,7 +8,7 @@ import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import type { QueryTraceRunsInput } from "../../services/traces.service.js";
 import { tracesService } from "../../services/traces.service.js";
-import type { TraceRun } from "../../services/traces/trace-run.js";
+import type { TraceRun } from "../../domain/trace-run.js";
 import { decodeBody, DecodedBodyTooLargeError, UnsupportedEncodingError } from "../../tracing/ingest/decode-body.js";
 import {
   flattenChildRuns,

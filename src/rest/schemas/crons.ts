@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CRON_SORT_FIELDS } from "../../domain/cron.js";
-import { JsonObject, Limit, Offset, optional, SortOrder } from "./common.js";
+import { Limit, Offset, optional, SortOrder } from "./common.js";
 import { RunExecutionFields } from "./runs.js";
 
 /** Fields `select` may name on POST /runs/crons/search (the SDK's CronSelectField, and ours). */

@@ -1,3 +1,4 @@
+import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
 import { insertRun } from "../../db/sql/insert-run.js";
 import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
 import { lockThread } from "../../db/sql/lock-thread.js";
@@ -29,29 +30,12 @@ import { announceCancellations, cancelLocked, type CancelEffects } from "./cance
  * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
  * worker never runs two runs of one thread at once, so the new run starts after the old ends.
  */
-export async function createRun(ctx: ServiceContext, input: RunCreateRequest): Promise<Run> {
-  const now = ctx.now();
-  const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
-  const { scope, metadata } = await authorizeRunCreation(ctx, input, threadId);
-  input = { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) };
+export async function createRun(ctx: ServiceContext, request: RunCreateRequest): Promise<Run> {
+  const authorized = await authorizeRunCreation(ctx, request, ctx.now());
+  const input = authorized.input;
   const enqueue = async (assistant: Assistant, checked: boolean) => {
-    const run = composeRun({
-      assistant,
-      request: input,
-      threadId,
-      metadata: input.metadata,
-      onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
-      now,
-      runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
-    });
-    // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
-    const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
-    const queued = await ctx.db.runQueue.call({
-      run,
-      thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
-      assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
-    });
-    return { run, threadMetadata, queued };
+    const entry = runToEnqueue(authorized, assistant, checked);
+    return { run: entry.run, threadMetadata: entry.thread.metadata, queued: await ctx.db.runQueue.call(entry) };
   };
 
   // The common case (no run active on the thread, or enqueue) is one round trip: the assistant
@@ -65,9 +49,9 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
     attempt = await enqueue(assistant, false);
   }
   const { run, threadMetadata, queued } = attempt;
-  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
+  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${run.threadId}' not found`);
   if (queued.outcome === "busy") {
-    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(threadId);
+    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(run.threadId);
     announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
   }
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
@@ -76,15 +60,65 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
 }
 
 /**
+ * Queues a batch of stateless runs, all or nothing: every item is authorized and its assistant
+ * found before anything is written, then all are queued in one statement inside one
+ * transaction. Each run has a new thread of its own, so no item can find its thread busy.
+ */
+export async function createRunBatch(ctx: ServiceContext, requests: readonly RunCreateRequest[]): Promise<Run[]> {
+  const now = ctx.now();
+  const authorized: AuthorizedRunRequest[] = [];
+  for (const request of requests) {
+    if (request.threadId !== null) throw new Error("createRunBatch queues stateless runs only");
+    authorized.push(await authorizeRunCreation(ctx, request, now));
+  }
+  const entries: RunToEnqueue[] = [];
+  for (const item of authorized) entries.push(runToEnqueue(item, await findAssistantForRun(ctx, item.input.assistantId), false));
+  await withTransaction(ctx.db, async (manager) => {
+    const outcomes = await enqueueRuns(manager, entries);
+    const refused = outcomes.findIndex((queued) => queued.outcome !== "created");
+    // A new thread can be neither missing nor busy: a refusal here is a broken invariant.
+    if (refused >= 0) throw new Error(`run ${refused} of the batch was not queued: ${outcomes[refused]!.outcome}`);
+  });
+  for (const { run } of entries) ctx.streaming.signals.runCreated(run.runId, run.threadId);
+  for (const { run } of entries) ctx.streaming.signals.runPending(run.runAfter);
+  return entries.map((entry) => entry.run);
+}
+
+/** A run request once authorized: the thread it runs on and the metadata and config it gets. */
+interface AuthorizedRunRequest {
+  input: RunCreateRequest;
+  threadId: string;
+  scope: MetadataScope;
+  now: Date;
+}
+
+/** The run a request composes from an assistant, and the thread to create for it if asked. */
+function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, assistant: Assistant, checked: boolean): RunToEnqueue {
+  const run = composeRun({
+    assistant,
+    request: input,
+    threadId,
+    metadata: input.metadata,
+    onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+    now,
+    runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
+  });
+  // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
+  const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+  return {
+    run,
+    thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+    assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
+  };
+}
+
+/**
  * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
  * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
- * The assistant is not authorized separately.
+ * The assistant is not authorized separately. Writes nothing.
  */
-async function authorizeRunCreation(
-  ctx: ServiceContext,
-  input: RunCreateRequest,
-  threadId: string,
-): Promise<{ scope: MetadataScope; metadata: JsonObject }> {
+async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+  const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
     thread_id: input.threadId === null ? undefined : threadId,
     assistant_id: input.assistantId,
@@ -101,7 +135,8 @@ async function authorizeRunCreation(
       throw new NotFoundError(`Thread '${threadId}' not found`);
     }
   }
-  return { scope, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+  const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
+  return { input: { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) }, threadId, scope, now };
 }
 
 /** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */

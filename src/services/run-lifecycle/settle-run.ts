@@ -1,5 +1,5 @@
 import { deleteRunCheckpoints } from "../../db/sql/delete-run-checkpoints.js";
-import { deleteRuns } from "../../db/sql/delete-runs.js";
+import { deleteHeldRun } from "../../db/sql/delete-held-run.js";
 import { finishRun } from "../../db/sql/finish-run.js";
 import { markThreadBusyIfActive } from "../../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../../db/sql/release-runs.js";
@@ -47,10 +47,15 @@ export async function settleRun(
   }
 
   if (result.kind === "rolled-back") {
-    await withTransaction(ctx.db, async (manager) => {
+    const deleted = await withTransaction(ctx.db, async (manager) => {
+      if (!(await deleteHeldRun(manager, { runId: run.runId, workerId }))) return false;
       await deleteRunCheckpoints(manager, run.threadId, run.runId);
-      await deleteRuns(manager, [run.runId]);
+      return true;
     });
+    if (!deleted) {
+      ctx.log.warn({ runId: run.runId }, "rollback came after the run's lease was taken over; nothing deleted");
+      return { threadHasActiveRuns: false };
+    }
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
     announceRunEnd(ctx, run, "deleted");

@@ -2,7 +2,7 @@ import { InvalidInputError } from "../../domain/errors.js";
 import { isJsonObject } from "../../domain/json.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import { parseRunTime, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
-import type { TraceRunOperation, TraceRunRecord } from "./trace-run.js";
+import type { TraceRunOperation, TraceRunRecord } from "../../domain/trace-run.js";
 
 export type OperationKind = "post" | "patch";
 

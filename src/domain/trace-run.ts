@@ -1,6 +1,6 @@
-import type { JsonObject } from "../../domain/json.js";
-import type { RenderedMessages } from "../../tracing/message-types.js";
-import type { CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
+import type { JsonObject } from "./json.js";
+import type { RenderedMessages } from "../tracing/message-types.js";
+import type { CanonicalRunTime } from "../tracing/ingest/parse-run-time.js";
 
 /**
  * Trace runs (LLM-call records) as the service layer sees them. Times are canonical strings
