@@ -86,9 +86,15 @@ function validate(schema: Record<string, unknown>, value: unknown): string[] {
 }
 /** Validates as MCP tools/call does (src/mcp/mcp-tools.ts: the MCP SDK's Ajv, `$schema` dropped). */
 const mcpValidator = new AjvJsonSchemaValidator();
+const mcpChecks = new WeakMap<object, (value: unknown) => { valid: boolean }>();
 function validateAsMcp(schema: Record<string, unknown>, value: unknown): boolean {
-  const { $schema: _dialect, ...rest } = schema;
-  return mcpValidator.getValidator({ ...rest, type: "object" } as JsonSchemaType)(value).valid;
+  let check = mcpChecks.get(schema);
+  if (check === undefined) {
+    const { $schema: _dialect, ...rest } = schema;
+    check = mcpValidator.getValidator({ ...rest, type: "object" } as JsonSchemaType);
+    mcpChecks.set(schema, check);
+  }
+  return check(value).valid;
 }
 
 function messageChannels(schema: Record<string, unknown> | null): string[] {
@@ -127,7 +133,7 @@ describe("schemas of every example and fixture graph", () => {
     expect([...schemasByGraph.keys()].filter((name) => name.includes("›")).length).toBeGreaterThan(0);
   });
 
-  it("have no unsatisfiable parts, and compile in their own dialect", () => {
+  it("have no unsatisfiable parts, and compile in their own dialect", { timeout: 120_000 }, () => {
     const problems: string[] = [];
     for (const [graphId, schemas] of schemasByGraph) {
       for (const kind of SCHEMA_KINDS) {
@@ -145,7 +151,8 @@ describe("schemas of every example and fixture graph", () => {
     expect(findUnsatisfiableParts(converted)).toEqual(["#/properties/role: allOf of incompatible types (object, string)"]);
   });
 
-  it("message channels take every form of message LangGraph's reducer takes, in input, state and output", () => {
+  // Compiling a validator per schema (about 40) takes seconds on a loaded machine.
+  it("message channels take every form of message LangGraph's reducer takes, in input, state and output", { timeout: 120_000 }, () => {
     const withMessages = [...schemasByGraph].filter(([, schemas]) => messageChannels(schemas.input_schema).length > 0);
     expect(withMessages.map(([graphId]) => graphId)).toEqual(
       expect.arrayContaining([
