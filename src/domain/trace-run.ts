@@ -151,3 +151,12 @@ export interface UsageSummaryRow extends UsageTotals {
   /** UTC day, YYYY-MM-DD. */
   day: string | null;
 }
+
+/** A tracing project (a LangSmith session): runs recorded under one project id, and their span. */
+export interface TraceProject {
+  id: string;
+  name: string | null;
+  startTime: Date;
+  lastRunStartTime: Date;
+  runCount: number;
+}

@@ -6,10 +6,11 @@ import { markThreadRunning } from "../../db/sql/mark-thread-running.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
 import type { Assistant } from "../../domain/assistant.js";
-import { NotFoundError, ThreadBusyError } from "../../domain/errors.js";
+import { InvalidInputError, NotFoundError, ThreadBusyError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { JsonObject } from "../../domain/json.js";
 import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import { commandTargetsProblem, gotoTargetsOf } from "../../domain/run-command.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
 import { assistantSnapshots } from "../assistant-snapshots.js";
@@ -18,6 +19,7 @@ import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
 import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+import { requireAllowedWebhook } from "./webhooks.js";
 
 /**
  * Step 1 of the run lifecycle (docs/run-lifecycle.md): a request becomes a `pending` run. The
@@ -35,6 +37,7 @@ export async function createRun(ctx: ServiceContext, request: RunCreateRequest):
   const input = authorized.input;
   const enqueue = async (assistant: Assistant, checked: boolean) => {
     const entry = runToEnqueue(authorized, assistant, checked);
+    await checkCommandTargets(ctx, entry.run);
     return { run: entry.run, threadMetadata: entry.thread.metadata, queued: await ctx.db.runQueue.call(entry) };
   };
 
@@ -72,7 +75,11 @@ export async function createRunBatch(ctx: ServiceContext, requests: readonly Run
     authorized.push(await authorizeRunCreation(ctx, request, now));
   }
   const entries: RunToEnqueue[] = [];
-  for (const item of authorized) entries.push(runToEnqueue(item, await findAssistantForRun(ctx, item.input.assistantId), false));
+  for (const item of authorized) {
+    const entry = runToEnqueue(item, await findAssistantForRun(ctx, item.input.assistantId), false);
+    await checkCommandTargets(ctx, entry.run);
+    entries.push(entry);
+  }
   await withTransaction(ctx.db, async (manager) => {
     const outcomes = await enqueueRuns(manager, entries);
     const refused = outcomes.findIndex((queued) => queued.outcome !== "created");
@@ -82,6 +89,27 @@ export async function createRunBatch(ctx: ServiceContext, requests: readonly Run
   for (const { run } of entries) ctx.streaming.signals.runCreated(run.runId, run.threadId);
   for (const { run } of entries) ctx.streaming.signals.runPending(run.runAfter);
   return entries.map((entry) => entry.run);
+}
+
+/**
+ * LangGraph skips a goto to a node the graph does not have without a word, and the run would
+ * report success having done nothing: such a command is refused before anything is queued,
+ * against the nodes of the graph the run would execute (a factory's, built with the run's config).
+ */
+async function checkCommandTargets(ctx: ServiceContext, run: Run): Promise<void> {
+  const { command, graphId, config } = run.kwargs;
+  if (command === null || gotoTargetsOf(command).length === 0 || !ctx.graphs.has(graphId)) return;
+  let nodes: string[] | null;
+  try {
+    nodes = await ctx.graphs.nodeNames(graphId, { config });
+  } catch (error) {
+    // A factory that fails to build the graph fails the run the same way when the worker builds
+    // it, where the run reports it: creation is not the place to answer 500 for it.
+    ctx.log.warn({ err: error, graphId }, "could not list the graph's nodes to check a command's goto");
+    return;
+  }
+  const problem = nodes === null ? null : commandTargetsProblem(command, nodes);
+  if (problem) throw new InvalidInputError(problem);
 }
 
 /** A run request once authorized: the thread it runs on and the metadata and config it gets. */
@@ -115,9 +143,11 @@ function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, ass
 /**
  * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
  * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
- * The assistant is not authorized separately. Writes nothing.
+ * The assistant is not authorized separately. The webhook must be one the deployment allows.
+ * Writes nothing.
  */
 async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+  requireAllowedWebhook(ctx, input.webhook);
   const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
     thread_id: input.threadId === null ? undefined : threadId,
