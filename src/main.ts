@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { HangarConfig } from "./config.js";
@@ -13,6 +14,7 @@ import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
+import { createStaticSchemaCache } from "./graphs/static-schemas/static-schema-cache.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
@@ -53,9 +55,14 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   registerSdkLogger(log);
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log, {
     schemasFromTypes: config.schemasFromTypes,
+    cache: createStaticSchemaCache(path.join(config.dataDir, "schema-cache")),
   });
   const { ignored, refused } = reviewDeploymentKeys(deployment);
   if (refused.length > 0) throw new Error(`langgraph.json ${deployment.path}: ${refused.join("; ")}`);
+  // Every graph's schemas, computed in the background from here: compiling the deployment's
+  // types takes seconds (in a child process), which overlap with opening and migrating the
+  // database, so the schemas are usually cached before anyone asks for them.
+  if (config.roles.api) void graphs.prepareSchemas();
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
   // process.env here includes langgraph.json `env` (applied by loadGraphRegistry).
   const webhooks = resolveWebhookSettings(deployment.webhooks, process.env, config.webhookAllowedNetworks);
@@ -98,9 +105,6 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
     });
     dispatcher.start();
     releasers.push(() => dispatcher.stop(config.shutdownGraceMs));
-    // Compiling the deployment's types takes seconds (in a child process): started now, the
-    // schemas are usually ready before anyone asks for them.
-    if (config.roles.api) graphs.prepareSchemas();
     let worker: RunWorker | null = null;
     if (config.roles.worker) {
       const running = new RunWorker(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "worker" })), {

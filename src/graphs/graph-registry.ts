@@ -5,13 +5,17 @@ import { loadGraphLibrary, type GraphLibrary } from "./graph-library.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import {
   extractGraphSchemas,
+  listOnlyMessageInputs,
   loadSchemaReaders,
+  withMessageSchemas,
   withStaticSchemas,
   type GraphSchemas,
   type RuntimeTyped,
   type SchemaReaders,
 } from "./graph-schemas.js";
+import { findMessageChannels, loadMessageReducers, type MessageReducers } from "./message-schemas.js";
 import type { StaticDeploymentGraph, StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
+import type { StaticSchemaCache } from "./static-schemas/static-schema-cache.js";
 import { extractStaticSchemasInChild } from "./static-schemas/static-schemas-in-child.js";
 import {
   describeValue,
@@ -45,8 +49,13 @@ export interface GraphRegistry {
    * compiled (seconds, the first time) are only waited for when one of them is asked for.
    */
   getSchemas(graphId: string, options?: { only?: readonly SchemaKindName[] }): Promise<GraphSchemas>;
-  /** Starts compiling the graphs' TypeScript types now (in a child process), if any need it. */
-  prepareSchemas(): void;
+  /**
+   * Computes every graph's schemas now, in the background (compiling the graphs' TypeScript
+   * types in a child process, if any need them), so that getSchemas answers from the cache.
+   * Resolves when they are ready; never rejects (a compilation that fails is logged once, and
+   * the schemas are then served without what the types would have added).
+   */
+  prepareSchemas(): Promise<void>;
   /** Keyed by namespace (`child`, `child|grandchild`), like LangGraph Platform's /subgraphs. */
   getSubgraphs(graphId: string, options?: { namespace?: string; recurse?: boolean }): Promise<Record<string, GraphSchemas>>;
   /**
@@ -95,7 +104,23 @@ interface LoadedGraph {
   graph: CompiledGraphLike;
   /** The schema helpers of the LangGraph copy the graph's module uses (its subgraphs' too). */
   schemaReaders: SchemaReaders;
+  /** That copy's message reducers, which tell message channels. */
+  messageReducers: MessageReducers;
   library: GraphLibrary;
+}
+
+interface RuntimeSchemas {
+  schemas: Omit<GraphSchemas, "graph_id">;
+  typed: RuntimeTyped;
+  messageChannels: ReadonlySet<string>;
+  listOnlyInputs: ReadonlySet<string>;
+}
+
+export interface GraphRegistryOptions {
+  /** Derive schemas of Annotation-typed graphs from their TypeScript types (default true). */
+  schemasFromTypes?: boolean;
+  /** Keeps those schemas between starts; without one, every start compiles the types. */
+  cache?: StaticSchemaCache;
 }
 
 // Factories commonly read `config.configurable.<x>`; an empty object keeps that from throwing.
@@ -108,7 +133,7 @@ const DEFAULT_FACTORY_CONFIG: Record<string, unknown> = { configurable: {} };
 export async function loadGraphRegistry(
   configPath: string,
   log: GraphRegistryLog,
-  options: { schemasFromTypes?: boolean } = {},
+  options: GraphRegistryOptions = {},
 ): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
   // Before any import: graph modules often read env (API keys) at import time.
@@ -133,28 +158,29 @@ export async function loadGraphRegistry(
   }
   // The loader goes back to the caller so that other deployment modules (auth, http.app) are
   // imported in the same tsx namespace and share package instances with the graphs.
-  const registry = createGraphRegistry(graphs, defaults, log, options.schemasFromTypes ?? true);
+  const registry = createGraphRegistry(graphs, defaults, log, options);
   return { registry, config, loader };
 }
 
 async function loadGraph(spec: GraphSpec, loader: GraphModuleLoader, log: GraphRegistryLog): Promise<LoadedGraph> {
   try {
     const moduleNamespace = await loader.importModule(spec.modulePath);
-    const schemaReaders = await loadSchemaReaders(
-      (specifier) => loader.importFrom(specifier, spec.modulePath),
-      (error) => log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph schema helpers; using Hangar's"),
+    const importFromGraph = (specifier: string) => loader.importFrom(specifier, spec.modulePath);
+    const schemaReaders = await loadSchemaReaders(importFromGraph, (error) =>
+      log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph schema helpers; using Hangar's"),
     );
-    const library = await loadGraphLibrary(
-      (specifier) => loader.importFrom(specifier, spec.modulePath),
-      (error) => log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph; commands use Hangar's"),
+    const messageReducers = await loadMessageReducers(importFromGraph);
+    const library = await loadGraphLibrary(importFromGraph, (error) =>
+      log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph; commands use Hangar's"),
     );
     // `export const graph = (async () => builder.compile())()` is common: a module cannot
     // use top-level await in every toolchain, so the export is awaited here.
     const exported = await awaitIfPromise(readModuleExport(moduleNamespace, spec.exportName));
     if (isGraphFactory(exported)) {
-      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG), schemaReaders, library };
+      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG), schemaReaders, messageReducers, library };
     }
-    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`), schemaReaders, library };
+    const graph = await toCompiledGraph(exported, `export "${spec.exportName}"`);
+    return { spec, factory: null, graph, schemaReaders, messageReducers, library };
   } catch (error) {
     throw new GraphLoadError(spec.graphId, spec.spec, error);
   }
@@ -185,9 +211,9 @@ function createGraphRegistry(
   graphs: Map<string, LoadedGraph>,
   defaults: ReadonlyMap<string, SystemAssistantDefaults>,
   log: GraphRegistryLog,
-  schemasFromTypes: boolean,
+  options: GraphRegistryOptions,
 ): GraphRegistry {
-  const schemaCache = new WeakMap<CompiledGraphLike, { schemas: Omit<GraphSchemas, "graph_id">; typed: RuntimeTyped }>();
+  const schemasFromTypes = options.schemasFromTypes ?? true;
   // Schemas from TypeScript types: computed once (prepareSchemas, or first use), for every graph
   // that needs them at once (one compilation, seconds, in a child process); a failure is
   // remembered as null so that it is logged once, not on every request.
@@ -195,16 +221,28 @@ function createGraphRegistry(
   const loadStaticSchemas = (): Promise<Map<string, StaticDeploymentGraph> | null> => {
     staticSchemas ??= (async () => {
       const needed = [...graphs.values()].filter(({ spec, graph }) => {
-        const { typed } = schemasOf(spec.graphId, graph);
+        const { typed } = runtimeSchemasOf(spec.graphId, graph);
         return !typed.state || !typed.context;
       });
       // Graphs whose state and context schemas are all typed at runtime (zod) need no compiler:
       // the TypeScript compiler in a child process would cost seconds of CPU for nothing.
       if (needed.length === 0) return new Map();
       const requests = needed.map(({ spec }) => ({ modulePath: spec.modulePath, exportName: spec.exportName }));
+      const graphIds = needed.map(({ spec }) => spec.graphId);
+      const byGraph = (results: StaticDeploymentGraph[]) => new Map(graphIds.map((graphId, index) => [graphId, results[index]!]));
+      const startedAt = Date.now();
+      const cached = await options.cache?.read(requests).catch(() => null);
+      if (cached) {
+        log.info({ graphIds, ms: Date.now() - startedAt }, "read graph schemas from TypeScript types from the cache");
+        return byGraph(cached);
+      }
       try {
-        const results = await extractStaticSchemasInChild(requests);
-        return new Map(needed.map(({ spec }, index) => [spec.graphId, results[index]!]));
+        const result = await extractStaticSchemasInChild(requests);
+        log.info({ graphIds, ms: Date.now() - startedAt }, "derived graph schemas from TypeScript types");
+        await options.cache
+          ?.write(requests, result)
+          .catch((error: unknown) => log.warn({ err: error }, "could not cache the schemas from the graphs' TypeScript types"));
+        return byGraph(result.graphs);
       } catch (error) {
         log.warn({ err: error }, "could not derive schemas from the graphs' TypeScript types");
         return null;
@@ -223,20 +261,57 @@ function createGraphRegistry(
     return loaded;
   };
 
-  // Keyed by graph object: one entry per deployed graph and per subgraph instance. A subgraph
-  // is read with its deployed graph's helpers (one module, one LangGraph copy).
-  const schemasOf = (graphId: string, graph: CompiledGraphLike): { schemas: GraphSchemas; typed: RuntimeTyped } => {
-    let cached = schemaCache.get(graph);
+  // Both caches are keyed by graph object: one entry per deployed graph and per subgraph
+  // instance. A subgraph is read with its deployed graph's helpers (one module, one LangGraph copy).
+  const runtimeCache = new WeakMap<CompiledGraphLike, RuntimeSchemas>();
+  const completeCache = new WeakMap<CompiledGraphLike, Promise<Omit<GraphSchemas, "graph_id">>>();
+
+  /** What runtime definitions say (zod, StateSchema, channel names, message channels): no compiler. */
+  const runtimeSchemasOf = (graphId: string, graph: CompiledGraphLike): RuntimeSchemas => {
+    let cached = runtimeCache.get(graph);
     if (cached === undefined) {
-      const { schemas, typed } = extractGraphSchemas(graphId, graph, getLoaded(graphId).schemaReaders, (kind, error) =>
+      const loaded = getLoaded(graphId);
+      const { schemas, typed } = extractGraphSchemas(graphId, graph, loaded.schemaReaders, (kind, error) =>
         log.warn({ graphId, kind, err: error }, "could not derive a graph schema; serving null"),
       );
-      const { graph_id: _ignored, ...rest } = schemas;
-      cached = { schemas: rest, typed };
-      schemaCache.set(graph, cached);
+      const messageChannels = findMessageChannels(graph, loaded.messageReducers);
+      const listOnlyInputs = listOnlyMessageInputs(schemas, typed, messageChannels);
+      const { graph_id: _ignored, ...described } = withMessageSchemas(schemas, messageChannels, listOnlyInputs);
+      cached = { schemas: described, typed, messageChannels, listOnlyInputs };
+      runtimeCache.set(graph, cached);
     }
-    return { schemas: { graph_id: graphId, ...cached.schemas }, typed: cached.typed };
+    return cached;
   };
+
+  /** The runtime schemas completed from the graph's TypeScript types (`declared`), once. */
+  const completeSchemasOf = (
+    graphId: string,
+    graph: CompiledGraphLike,
+    declared: () => Promise<StaticGraphSchemas | null | undefined>,
+  ): Promise<Omit<GraphSchemas, "graph_id">> => {
+    let cached = completeCache.get(graph);
+    if (cached === undefined) {
+      cached = (async () => {
+        const { schemas, typed, messageChannels, listOnlyInputs } = runtimeSchemasOf(graphId, graph);
+        if (typed.state && typed.context) return schemas;
+        const fromTypes = await declared();
+        if (fromTypes === null || fromTypes === undefined) return schemas;
+        const { graph_id: _ignored, ...complete } = withMessageSchemas(
+          withStaticSchemas({ graph_id: graphId, ...schemas }, typed, fromTypes),
+          messageChannels,
+          listOnlyInputs,
+        );
+        return complete;
+      })();
+      completeCache.set(graph, cached);
+    }
+    return cached;
+  };
+  const deployedSchemasOf = (graphId: string) =>
+    completeSchemasOf(graphId, getLoaded(graphId).graph, () => staticSchemasOf(graphId));
+
+  // Started by prepareSchemas: every deployed graph's schemas, computed before anyone asks.
+  let warmUp: Promise<void> | undefined;
 
   // The start-up instance, or for a factory a new graph built with the config.
   const build = async (graphId: string, config: Record<string, unknown> | undefined): Promise<CompiledGraphLike> => {
@@ -260,32 +335,34 @@ function createGraphRegistry(
     },
 
     prepareSchemas() {
-      if (schemasFromTypes) void loadStaticSchemas();
+      warmUp ??= (async () => {
+        const startedAt = Date.now();
+        for (const graphId of graphs.keys()) {
+          // One graph per macrotask: deriving a large zod schema must not hold up requests.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (schemasFromTypes) await deployedSchemasOf(graphId);
+          else runtimeSchemasOf(graphId, getLoaded(graphId).graph);
+        }
+        log.info({ graphIds: [...graphs.keys()], ms: Date.now() - startedAt }, "graph schemas ready");
+      })().catch((error: unknown) => log.warn({ err: error }, "could not prepare the graphs' schemas"));
+      return warmUp;
     },
 
     async getSchemas(graphId, options = {}) {
       const { graph } = getLoaded(graphId);
-      const { schemas, typed } = schemasOf(graphId, graph);
+      const { schemas, typed } = runtimeSchemasOf(graphId, graph);
       const asked = options.only ?? ["input", "output", "state", "config", "context"];
       const needsTypes = asked.some((kind) => (kind === "config" || kind === "context" ? !typed.context : !typed.state));
-      if (!needsTypes) return schemas;
-      const fromTypes = await staticSchemasOf(graphId);
-      return fromTypes === null ? schemas : withStaticSchemas(schemas, typed, fromTypes);
+      if (!needsTypes || !schemasFromTypes) return { graph_id: graphId, ...schemas };
+      return { graph_id: graphId, ...(await deployedSchemasOf(graphId)) };
     },
 
     async getSubgraphs(graphId, options = {}) {
       const result: Record<string, GraphSchemas> = {};
-      let fromTypes: Record<string, StaticGraphSchemas> | undefined;
       for await (const [namespace, subgraph] of listSubgraphs(getLoaded(graphId).graph, options)) {
         if (!isCompiledGraphLike(subgraph)) continue;
-        const { schemas, typed } = schemasOf(graphId, subgraph);
-        if (typed.state && typed.context) {
-          result[namespace] = schemas;
-          continue;
-        }
-        fromTypes ??= (await staticSchemasOf(graphId))?.subgraphs ?? {};
-        const declared = fromTypes[namespace];
-        result[namespace] = declared === undefined ? schemas : withStaticSchemas(schemas, typed, declared);
+        const declared = async () => (await staticSchemasOf(graphId))?.subgraphs[namespace];
+        result[namespace] = { graph_id: graphId, ...(await completeSchemasOf(graphId, subgraph, declared)) };
       }
       return result;
     },

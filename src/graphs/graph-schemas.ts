@@ -1,6 +1,7 @@
 import * as ownSchemaHelpers from "@langchain/langgraph/zod/schema";
 import type { StaticGraphSchemas } from "./static-schemas/extract-static-schemas.js";
 import { getStateBuilder, type CompiledGraphLike } from "./graph-shapes.js";
+import { withMessageChannels } from "./message-schemas.js";
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -17,6 +18,12 @@ export interface GraphSchemas {
 export interface RuntimeTyped {
   state: boolean;
   context: boolean;
+  /**
+   * How LangGraph checks a run's input: not at all (Annotation), against the runtime schema the
+   * input schema describes, or against one LangGraph's helper could not describe (zod v4's
+   * `z.custom`, as LangGraph's docs declare messages).
+   */
+  inputCheck: "none" | "described" | "opaque";
 }
 
 type SchemaKind = "input" | "output" | "state" | "context";
@@ -85,21 +92,25 @@ export function extractGraphSchemas(
   readers: SchemaReaders,
   onProblem: (kind: SchemaKind, error: Error) => void = () => {},
 ): { schemas: GraphSchemas; typed: RuntimeTyped } {
+  const failed = new Set<SchemaKind>();
   const fromRuntime = (kind: SchemaKind): JSONSchema | null => {
     if (getStateBuilder(graph) === null) return null;
     try {
       const schema = readers[kind](graph);
       if (isJsonObject(schema)) return schema;
     } catch (error) {
+      failed.add(kind);
       onProblem(kind, error instanceof Error ? error : new Error(String(error), { cause: error }));
     }
     return null;
   };
   const state = fromRuntime("state");
   const context = fromRuntime("context");
+  const input = fromRuntime("input");
+  const inputCheck = input !== null ? "described" : failed.has("input") ? "opaque" : "none";
   const schemas: GraphSchemas = {
     graph_id: graphId,
-    input_schema: fromRuntime("input") ?? describeChannels(graph, "input"),
+    input_schema: input ?? describeChannels(graph, "input"),
     output_schema: fromRuntime("output") ?? describeChannels(graph, "output"),
     state_schema: state ?? describeChannels(graph, "state"),
     // From JavaScript, a graph's config schema and its context schema are one declaration
@@ -108,7 +119,7 @@ export function extractGraphSchemas(
     config_schema: context,
     context_schema: context,
   };
-  return { schemas, typed: { state: state !== null, context: context !== null } };
+  return { schemas, typed: { state: state !== null, context: context !== null, inputCheck } };
 }
 
 /**
@@ -129,6 +140,32 @@ export function withStaticSchemas(schemas: GraphSchemas, typed: RuntimeTyped, fr
     merged.context_schema = fromTypes.config;
   }
   return merged;
+}
+
+/**
+ * The schemas with the graph's message channels (findMessageChannels) and LangGraph-marked
+ * message properties described as the messages LangGraph accepts, whichever way the rest of the
+ * schema was derived (zod, TypeScript types, channel names).
+ */
+export function withMessageSchemas(schemas: GraphSchemas, messageChannels: ReadonlySet<string>, listOnlyInputs: ReadonlySet<string>): GraphSchemas {
+  return {
+    ...schemas,
+    input_schema: withMessageChannels(schemas.input_schema, "input", messageChannels, listOnlyInputs),
+    output_schema: withMessageChannels(schemas.output_schema, "output", messageChannels),
+    state_schema: withMessageChannels(schemas.state_schema, "state", messageChannels),
+  };
+}
+
+/**
+ * The message channels whose input must be a list, not also one message (which LangGraph's
+ * reducer appends): those LangGraph checks against a runtime schema that is an array
+ * (`z.array(…)` without a reducer schema), or against one it could not describe.
+ */
+export function listOnlyMessageInputs(schemas: GraphSchemas, typed: RuntimeTyped, messageChannels: ReadonlySet<string>): Set<string> {
+  if (typed.inputCheck === "none") return new Set();
+  const properties = (schemas.input_schema?.properties ?? {}) as Record<string, JSONSchema | undefined>;
+  if (typed.inputCheck === "opaque") return new Set([...messageChannels, ...Object.keys(properties)]);
+  return new Set(Object.keys(properties).filter((name) => properties[name]?.type === "array"));
 }
 
 /**

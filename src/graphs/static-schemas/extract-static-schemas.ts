@@ -2,6 +2,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type * as TypeScript from "typescript-json-schema/node_modules/typescript/lib/typescript.js";
 import type { JSONSchema } from "../graph-schemas.js";
+import { repairStaticSchema } from "./repair-static-schema.js";
 import { findSubgraphDeclarations, type SubgraphDeclaration } from "./subgraph-declarations.js";
 
 /** What a graph's TypeScript types say about it; null where a type could not be converted. */
@@ -17,6 +18,13 @@ export interface StaticGraphSchemas {
 export interface StaticDeploymentGraph extends StaticGraphSchemas {
   /** By namespace (`child`, `child|grandchild`), as /subgraphs names them. */
   subgraphs: Record<string, StaticGraphSchemas>;
+}
+
+/** One compilation's answer: a graph per request, and every file the compiler read. */
+export interface StaticSchemasResult {
+  graphs: StaticDeploymentGraph[];
+  /** Absolute paths of the modules and declaration files the schemas were derived from. */
+  sourceFiles: string[];
 }
 
 export interface StaticSchemaRequest {
@@ -107,7 +115,7 @@ const COMPILER_OPTIONS: TypeScript.CompilerOptions = {
  * this off the event loop, once per deployment) and converts the reflected types with
  * typescript-json-schema. Never throws for a type it cannot convert: that schema is null.
  */
-export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticDeploymentGraph[] {
+export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): StaticSchemasResult {
   const sources = new Map<string, string>();
   const subgraphsOf: SubgraphDeclaration[][] = [];
   requests.forEach((request, index) => {
@@ -132,12 +140,11 @@ export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): 
   host.fileExists = (fileName) => sources.has(fileName) || fileExists.call(host, fileName);
   host.readFile = (fileName) => sources.get(fileName) ?? readFile.call(host, fileName);
   const program = ts.createProgram([...sources.keys()], COMPILER_OPTIONS, host);
-  const generator = TJS.buildGenerator(program as never, { required: true, ignoreErrors: true, strictNullChecks: true });
+  const generator = reflectedTypesGenerator(program, [...sources.keys()]);
   const read = (typeName: string): JSONSchema | null => {
-    if (generator === null) return null;
     try {
       const schema = generator.getSchemaForSymbol(typeName) as JSONSchema;
-      return isObjectSchema(schema) ? (withPlainTypeNames(schema) as JSONSchema) : null;
+      return isObjectSchema(schema) ? repairStaticSchema(withPlainTypeNames(schema) as JSONSchema) : null;
     } catch {
       return null;
     }
@@ -148,13 +155,51 @@ export function extractStaticSchemas(requests: readonly StaticSchemaRequest[]): 
     output: read(names.output),
     config: read(names.config),
   });
-  return requests.map((_request, index) => ({
+  const graphs = requests.map((_request, index) => ({
     ...schemasOf(typeNames(index)),
     subgraphs: Object.fromEntries(
       subgraphsOf[index]!.map((subgraph, position) => [subgraph.namespace, schemasOf(typeNames(index, position))]),
     ),
   }));
+  const sourceFiles = program
+    .getSourceFiles()
+    .map((file) => file.fileName)
+    .filter((fileName) => !sources.has(fileName));
+  return { graphs, sourceFiles };
 }
+
+/**
+ * A typescript-json-schema generator that knows only the reflected type aliases (`Hangar*Type*`)
+ * declared in the reflection modules. TJS's buildGenerator first visits every class, interface
+ * and alias declared anywhere in the program (~900 files of @langchain/core, zod, provider SDKs
+ * for the example deployment) to index them by name: measured on the examples, 45 of 80 s of
+ * CPU on a loaded machine against 10 s for this. Types the aliases refer to are still converted
+ * (through the checker); what is lost is TJS's `oneOf` of the subclasses of an abstract class,
+ * which for LangChain's BaseMessage listed only RemoveMessage (repairStaticSchema replaces it).
+ */
+function reflectedTypesGenerator(program: TypeScript.Program, reflectionFiles: string[]) {
+  const checker = program.getTypeChecker();
+  const symbols: TJSSymbolRef[] = [];
+  const types: Record<string, TypeScript.Type> = {};
+  const declared: Record<string, TypeScript.Symbol> = {};
+  for (const fileName of reflectionFiles) {
+    const file = program.getSourceFile(fileName);
+    if (file === undefined) continue;
+    ts.forEachChild(file, (node) => {
+      if (!ts.isTypeAliasDeclaration(node) || !node.name.text.startsWith("Hangar")) return;
+      const symbol = checker.getSymbolAtLocation(node.name);
+      if (symbol === undefined) return;
+      const name = node.name.text;
+      symbols.push({ name, typeName: name, fullyQualifiedName: checker.getFullyQualifiedName(symbol), symbol: symbol as never });
+      types[name] = checker.getTypeAtLocation(node);
+      declared[name] = symbol;
+    });
+  }
+  const settings = { ...TJS.getDefaultArgs(), required: true, ignoreErrors: true, strictNullChecks: true };
+  return new TJS.JsonSchemaGenerator(symbols, types as never, declared as never, {}, checker as never, settings);
+}
+
+type TJSSymbolRef = import("typescript-json-schema").SymbolRef;
 
 // `import("/abs/path/messages/base",{with:{"resolution-mode":"import"}}).` before a type name.
 const IMPORT_QUALIFIER = /import\("[^"]*"(?:,\{with:\{[^}]*\}\})?\)\./g;
