@@ -1,3 +1,4 @@
+import type { AuthResultCache } from "./auth-result-cache.js";
 /**
  * The shapes of custom authentication and authorization, as `@langchain/langgraph-sdk/auth`
  * defines them for user modules (its `Auth` class, `authenticate` and `on` callbacks).
@@ -43,4 +44,6 @@ export interface CustomAuthHandlers {
   authenticate?: AuthenticateHandler;
   /** Keyed as registered: `threads:create`, `threads`, `*:create` or `*`. */
   callbacks: Record<string, AuthHandler>;
+  /** langgraph.json `auth.cache`: `authenticate` results kept per caller (auth-result-cache.ts). */
+  resultCache?: AuthResultCache;
 }

@@ -26,7 +26,12 @@ export function onBusyThread(strategy: MultitaskStrategy): "queue" | "refuse" | 
   return strategy;
 }
 
-/** Stream modes a client may ask for (SPEC §4). `messages-tuple` is LangGraph's own "messages" mode. */
+/**
+ * Stream modes a client may ask for (SPEC §4): every mode of the installed LangGraph (1.7:
+ * values, updates, messages, custom, debug, tasks, checkpoints, tools) plus the server's own
+ * `events` and `messages-tuple` (LangGraph's "messages"). The SDK also declares `lifecycle`,
+ * which LangGraph 1.7 and LangGraph's JS server do not have; it is refused with 422.
+ */
 export const STREAM_MODES = [
   "values",
   "updates",
@@ -37,6 +42,7 @@ export const STREAM_MODES = [
   "debug",
   "tasks",
   "checkpoints",
+  "tools",
 ] as const;
 export type StreamMode = (typeof STREAM_MODES)[number];
 

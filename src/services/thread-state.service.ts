@@ -18,7 +18,7 @@ import {
   type ThreadTask,
 } from "../domain/thread-state.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
-import { toWireValue } from "../graphs/serialize-graph-value.js";
+import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 
@@ -328,7 +328,10 @@ async function updateState(
   if (checkpoint?.checkpointId == null) {
     throw new Error(`updateState returned no checkpoint: ${JSON.stringify(toWireValue(next))}`);
   }
-  await syncThread(ctx, thread.threadId);
+  const synced = await syncThread(ctx, thread.threadId);
+  // The thread's stream (state_update mode) hears of it; there is no run, so no stored event.
+  const event = { runId: "", threadId: thread.threadId, seq: 0, event: "values", data: stringifyWireValue(synced.values) };
+  ctx.streaming.bus.publish({ kind: "event", event });
   return { checkpoint: { ...checkpoint, checkpointId: checkpoint.checkpointId } };
 }
 

@@ -129,6 +129,18 @@ export class RunSignals {
     return this.on("assistants-changed", listener);
   }
 
+  /**
+   * A finished run's webhook was queued in the outbox by this process: its webhook dispatcher
+   * delivers it now. In-process only: other processes' dispatchers find rows when they poll.
+   */
+  webhooksQueued(): void {
+    this.emitter.emit("webhooks-queued");
+  }
+
+  onWebhooksQueued(listener: () => void): () => void {
+    return this.on("webhooks-queued", listener);
+  }
+
   // `any`: EventEmitter listeners are untyped.
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);

@@ -34,6 +34,7 @@ const LAYERS: Record<string, number> = {
   worker: 3,
   cron: 3,
   retention: 3,
+  webhooks: 3,
   // 4: the process entry.
   "main.ts": 4,
   "cli.ts": 4,

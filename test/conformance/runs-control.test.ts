@@ -168,40 +168,6 @@ describe("deleting a thread with a running run", () => {
   });
 });
 
-describe("webhooks", () => {
-  it("POSTs the finished run to the webhook URL, retrying a failing receiver", async () => {
-    const { createServer } = await import("node:http");
-    const received: Array<{ run_id: string; status: string }> = [];
-    let calls = 0;
-    const receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => (body += chunk));
-      request.on("end", () => {
-        calls += 1;
-        if (calls === 1) return void response.writeHead(503).end(); // first delivery fails
-        received.push(JSON.parse(body));
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const { port } = receiver.address() as { port: number };
-    try {
-      const thread = await server.client.threads.create();
-      const run = await server.client.runs.create(thread.thread_id, "echo", {
-        input: human("hook"),
-        webhook: `http://127.0.0.1:${port}/done`,
-      });
-      await server.client.runs.join(thread.thread_id, run.run_id);
-      const deadline = Date.now() + 5_000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(received).toEqual([expect.objectContaining({ run_id: run.run_id, status: "success", thread_id: thread.thread_id })]);
-      expect(calls).toBe(2);
-    } finally {
-      receiver.close();
-    }
-  });
-});
-
 describe("stateless batch with a bad item", () => {
   it("queues nothing when one assistant does not exist", async () => {
     const before = await server.request("/threads/count", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.json());

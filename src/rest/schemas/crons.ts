@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CRON_SORT_FIELDS } from "../../domain/cron.js";
-import { Limit, Offset, optional, SortOrder } from "./common.js";
+import { JsonObject, Limit, Offset, optional, SortOrder } from "./common.js";
 import { RunExecutionFields } from "./runs.js";
 
 /** Fields `select` may name on POST /runs/crons/search (the SDK's CronSelectField, and ours). */
@@ -44,10 +44,11 @@ export const CronCreate = z.object({
 });
 export type CronCreate = z.infer<typeof CronCreate>;
 
-/** PATCH /runs/crons/{cron_id}: given fields replace the stored ones. */
+/** PATCH /runs/crons/{cron_id}: given fields replace the stored ones; `end_time: null` clears it. */
 export const CronPatch = z.object({
   schedule: optional(z.string()),
   ...CronScheduleFields,
+  end_time: Timestamp.nullable().optional(),
   ...RunExecutionFields,
 });
 export type CronPatch = z.infer<typeof CronPatch>;
@@ -57,6 +58,7 @@ const CronFilterFields = {
   assistant_id: optional(z.string()),
   thread_id: optional(z.string()),
   enabled: optional(z.boolean()),
+  metadata: optional(JsonObject),
 };
 
 export const CronCountRequest = z.object(CronFilterFields);

@@ -5,10 +5,15 @@ import { JsonObject, optional, QueryList } from "./common.js";
 
 export const NodeList = z.union([z.literal("*"), z.array(z.string())]);
 
-/** `stream_mode` may be one mode or a list. */
-export const StreamModeList = z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).transform((value) =>
-  Array.isArray(value) ? value : [value],
-);
+const StreamModeName = z.enum(STREAM_MODES, {
+  error: (issue) => `unknown stream mode ${JSON.stringify(issue.input)}: Hangar streams ${STREAM_MODES.join(", ")}`,
+});
+
+/** `stream_mode` may be one mode or a list; an unknown mode is named in the 422. */
+export const StreamModeList = z
+  .union([z.string(), z.array(z.unknown())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(StreamModeName));
 
 const Command = z
   .object({

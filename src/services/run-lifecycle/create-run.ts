@@ -18,6 +18,7 @@ import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
 import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+import { requireAllowedWebhook } from "./webhooks.js";
 
 /**
  * Step 1 of the run lifecycle (docs/run-lifecycle.md): a request becomes a `pending` run. The
@@ -115,9 +116,11 @@ function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, ass
 /**
  * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
  * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
- * The assistant is not authorized separately. Writes nothing.
+ * The assistant is not authorized separately. The webhook must be one the deployment allows.
+ * Writes nothing.
  */
 async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+  requireAllowedWebhook(ctx, input.webhook);
   const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
     thread_id: input.threadId === null ? undefined : threadId,

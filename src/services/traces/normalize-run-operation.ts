@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../../domain/errors.js";
+import { tracingProjectId } from "../../domain/ids.js";
 import { isJsonObject } from "../../domain/json.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import { parseRunTime, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
@@ -64,6 +65,8 @@ export function normalizeRunOperation(operation: TraceRunOperation, kind: Operat
     fields.tags = operation.tags;
   }
   fillFromDottedOrder(fields, id, kind);
+  // A run named into a project only by name gets that project's id, which GET /sessions answers.
+  if (fields.sessionId === undefined && typeof fields.sessionName === "string") fields.sessionId = tracingProjectId(fields.sessionName);
   return { kind, id, fields };
 }
 

@@ -297,6 +297,7 @@ export type StreamMode =
   | 'MESSAGES'
   | 'MESSAGES_TUPLE'
   | 'TASKS'
+  | 'TOOLS'
   | 'UPDATES'
   | 'VALUES';
 

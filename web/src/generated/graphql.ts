@@ -244,6 +244,7 @@ export type StreamMode =
   | 'MESSAGES'
   | 'MESSAGES_TUPLE'
   | 'TASKS'
+  | 'TOOLS'
   | 'UPDATES'
   | 'VALUES';
 
