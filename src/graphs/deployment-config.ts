@@ -42,6 +42,8 @@ export interface DeploymentConfig {
   webhooks: WebhooksConfig | undefined;
   /** Top-level keys Hangar does not interpret (node_version, dependencies, …), untouched. */
   extra: Record<string, unknown>;
+  /** Problems that do not stop the deployment (a missing `.env` file), for the caller to log. */
+  warnings: string[];
 }
 
 // Env values are strings in langgraph.json, but numbers/booleans are common hand-written slips;
@@ -109,12 +111,18 @@ export function loadDeploymentConfig(configPath: string): DeploymentConfig {
   });
 
   let env: Record<string, string> = {};
+  const warnings: string[] = [];
   if (typeof file.env === "string") {
     const envPath = path.resolve(directory, file.env);
     try {
       env = definedEntries(parseEnv(readFileSync(envPath, "utf8")));
     } catch (error) {
-      fail(`env file ${envPath} cannot be read (${(error as Error).message})`, error);
+      // Templates ship only `.env.example`: like LangGraph's CLI, a missing file is not fatal
+      // (the variables may come from the real environment). Any other failure is.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        fail(`env file ${envPath} cannot be read (${(error as Error).message})`, error);
+      }
+      warnings.push(`env file ${envPath} (langgraph.json "env") does not exist; starting without it`);
     }
   } else if (file.env !== undefined) {
     env = file.env;
@@ -123,7 +131,7 @@ export function loadDeploymentConfig(configPath: string): DeploymentConfig {
   const extra = Object.fromEntries(Object.entries(file).filter(([key]) => !KNOWN_KEYS.has(key)));
   const store = resolveStoreSettings(file.store);
   const checkpointer = resolveCheckpointerSettings(file.checkpointer);
-  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, store, checkpointer, webhooks: file.webhooks, extra };
+  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, store, checkpointer, webhooks: file.webhooks, extra, warnings };
 }
 
 /**

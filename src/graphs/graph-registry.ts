@@ -136,6 +136,7 @@ export async function loadGraphRegistry(
   options: GraphRegistryOptions = {},
 ): Promise<{ registry: GraphRegistry; config: DeploymentConfig; loader: GraphModuleLoader }> {
   const config = loadDeploymentConfig(configPath);
+  for (const warning of config.warnings) log.warn({ config: config.path }, warning);
   // Before any import: graph modules often read env (API keys) at import time.
   const appliedEnv = applyDeploymentEnv(config);
   if (appliedEnv.length > 0) log.info({ variables: appliedEnv }, "applied deployment env");

@@ -1,11 +1,12 @@
+import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { z } from "zod";
 
 /**
  * CORS from the deployment config's `http.cors` (langgraph.json keys). Without one, any origin
  * may call the API, as LangGraph's own servers allow, so browser chat UIs work out of the box;
- * API keys still apply. The pagination header is exposed so browser SDK clients can page, and
- * MCP's session header so browser MCP clients can keep their session.
+ * API keys still apply. A key the config leaves out keeps its default (below); a key it sets
+ * replaces that default.
  */
 const CorsConfig = z.object({
   allow_origins: z.array(z.string()).optional(),
@@ -16,21 +17,49 @@ const CorsConfig = z.object({
   max_age: z.number().int().nonnegative().optional(),
 });
 
-// Mcp-Session-Id: browser MCP clients must read it to continue their session.
-const ALWAYS_EXPOSED = ["X-Pagination-Next", "Content-Location", "Location", "Mcp-Session-Id"];
+/** Every method a route of the API answers (REST, GraphQL, MCP, A2A, the console). */
+export const DEFAULT_ALLOW_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
-export function corsMiddleware(corsConfig: unknown) {
+/**
+ * Response headers browser clients must read: the SDK reads Content-Location (a new run's id),
+ * Location and X-Pagination-Next (`includePagination`); browser MCP clients read Mcp-Session-Id to
+ * continue their session. Always exposed, with the config's `expose_headers` added.
+ */
+const ALWAYS_EXPOSED = ["Content-Location", "Location", "X-Pagination-Next", "Mcp-Session-Id"];
+
+export function corsMiddleware(corsConfig: unknown): MiddlewareHandler {
   const parsed = CorsConfig.safeParse(corsConfig ?? {});
   if (!parsed.success) {
     throw new Error(`Invalid http.cors in the deployment config: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
   }
   const options = parsed.data;
-  return cors({
-    origin: options.allow_origins ?? "*",
-    allowMethods: options.allow_methods,
-    allowHeaders: options.allow_headers,
-    credentials: options.allow_credentials,
+  const allowedOrigins = options.allow_origins;
+  const allowsAnyOrigin = allowedOrigins === undefined || allowedOrigins.includes("*");
+  // Hono's own defaults apply only to keys that are absent: an `undefined` value replaces them
+  // (that is how Access-Control-Allow-Methods once went missing), so only set keys are passed.
+  // Without `allow_headers` Hono answers a preflight with the request headers it asks for, as
+  // LangGraph's servers (allow_headers ["*"]) do. A fixed list could not do: the API reads
+  // Authorization, X-Api-Key, Content-Type, Last-Event-ID, Prefer and Mcp-Session-Id, and runs copy
+  // the deployment's `http.configurable_headers` (by default every `x-*` header) into their
+  // config, a pattern no Access-Control-Allow-Headers value can express; the `*` wildcard does
+  // not cover Authorization (Fetch standard, "CORS-non-wildcard request-header").
+  const honoCors = cors({
+    origin: allowsAnyOrigin ? "*" : allowedOrigins,
+    allowMethods: options.allow_methods ?? DEFAULT_ALLOW_METHODS,
+    ...(options.allow_headers ? { allowHeaders: options.allow_headers } : {}),
+    ...(options.allow_credentials !== undefined ? { credentials: options.allow_credentials } : {}),
     exposeHeaders: [...ALWAYS_EXPOSED, ...(options.expose_headers ?? [])],
-    maxAge: options.max_age,
+    ...(options.max_age !== undefined ? { maxAge: options.max_age } : {}),
   });
+  if (allowsAnyOrigin) return honoCors;
+  const allowed = new Set(allowedOrigins);
+  return async (c, next) => {
+    const origin = c.req.header("origin");
+    // A preflight from an origin the config does not list gets no allow headers at all (Hono
+    // would still send the methods and headers), so the browser sends nothing after it.
+    if (c.req.method === "OPTIONS" && origin !== undefined && !allowed.has(origin)) {
+      return c.json({ detail: `origin ${origin} is not allowed by this deployment's http.cors.allow_origins` }, 403, { Vary: "Origin" });
+    }
+    return honoCors(c, next);
+  };
 }

@@ -68,9 +68,12 @@ export function sseResponse(
     },
     async cancel() {
       if (heartbeat) clearInterval(heartbeat);
+      // Decided before the events are stopped: stopping them ends the iterator, and the pull
+      // waiting on it would then mark the stream finished as if the run had ended.
+      if (!finished) options.onDisconnect?.();
+      finished = true;
       options.abort.abort();
       await iterator.return?.(undefined);
-      if (!finished) options.onDisconnect?.();
     },
   });
   return new Response(body, {

@@ -62,8 +62,18 @@ describe("loadDeploymentConfig", () => {
     const badEnv = writeConfig(JSON.stringify({ graphs: { a: "./a.ts" }, env: ["X=1"] }));
     expect(() => loadDeploymentConfig(badEnv)).toThrow(new RegExp(`${badEnv}: env: `));
 
-    const missingEnvFile = writeConfig(JSON.stringify({ graphs: { a: "./a.ts" }, env: "./nope.env" }));
-    expect(() => loadDeploymentConfig(missingEnvFile)).toThrow(/env file .*nope\.env cannot be read/);
+    // An env path that is a directory cannot be read: that is a broken deployment, not a missing file.
+    const envIsDirectory = writeConfig(JSON.stringify({ graphs: { a: "./a.ts" }, env: "." }));
+    expect(() => loadDeploymentConfig(envIsDirectory)).toThrow(/env file .* cannot be read/);
+  });
+
+  it("starts without a missing .env file, with a warning naming it (templates ship only .env.example)", () => {
+    const file = writeConfig(JSON.stringify({ graphs: { a: "./a.ts" }, env: ".env" }));
+    writeFileSync(path.join(path.dirname(file), ".env.example"), "OPENAI_API_KEY=\n");
+    const config = loadDeploymentConfig(file);
+    expect(config.env).toEqual({});
+    expect(config.warnings).toEqual([`env file ${path.join(path.dirname(file), ".env")} (langgraph.json "env") does not exist; starting without it`]);
+    expect(loadDeploymentConfig(fixturePath("env-file.langgraph.json")).warnings).toEqual([]);
   });
 });
 

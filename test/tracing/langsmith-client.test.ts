@@ -104,6 +104,22 @@ describe("langsmith SDK: ingestion into /tracing", () => {
     }
   });
 
+  it("keeps a multipart batch whose payload the SDK could not serialize (a cycle next to a BigInt)", async () => {
+    const client = sdkClient();
+    const [kept, marked] = [uuidv4(), uuidv4()];
+    const live: Record<string, unknown> = { maxTokens: 4096n };
+    live.self = live;
+    await client.multipartIngestRuns({
+      runCreates: [
+        { id: kept, trace_id: kept, dotted_order: `20250301T120000000000Z${kept}`, name: "kept", run_type: "chain", inputs: { q: 1 } },
+        { id: marked, trace_id: marked, dotted_order: `20250301T120000000000Z${marked}`, name: "marked", run_type: "chain", inputs: { client: live } },
+      ],
+    });
+    expect(await readRun(kept)).toMatchObject({ name: "kept", inputs: { q: 1 } });
+    // The SDK sent the text it uses for such payloads; the run keeps its other fields.
+    expect(await readRun(marked)).toMatchObject({ name: "marked", inputs: "[unable to serialize, circular reference is too complex to analyze]" });
+  });
+
   it("records multipart attachments by name, type and size", async () => {
     const client = sdkClient();
     const id = uuidv4();

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { coerceError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { runResultsService } from "../../services/run-results.service.js";
+import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
 import { createRun } from "../../services/run-lifecycle/create-run.js";
 import type { ServiceContext } from "../../services/service-context.js";
@@ -59,17 +60,50 @@ export async function waitForNewRun(
   headers: Record<string, string>,
 ) {
   const run = await createRun(ctx, createRunFromWire(body, threadId, { forceModes: ["values"], headers }));
-  const disconnected = c.req.raw.signal;
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
-  const onAbort = cancelAfterDisconnect(ctx, run.runId);
-  if (cancelOnDisconnect) disconnected.addEventListener("abort", onAbort, { once: true });
+  const stopWatching = cancelOnDisconnect ? watchDisconnect(c, cancelAfterDisconnect(ctx, run.runId)) : undefined;
   try {
-    const result = await runResultsService.lastValues(ctx, run, disconnected);
+    const result = await runResultsService.lastValues(ctx, run, c.req.raw.signal);
     c.header("Content-Location", runLocation(run.threadId, run.runId, threadId === null));
     return c.json(result);
   } finally {
-    disconnected.removeEventListener("abort", onAbort);
+    stopWatching?.();
   }
+}
+
+/** GET /threads/{thread_id}/runs/{run_id}/join: wait for the run to end, answer with its values. */
+export async function joinRun(
+  c: Context<HttpEnv>,
+  ctx: ServiceContext,
+  threadId: string,
+  runId: string,
+  query: { cancel_on_disconnect: boolean },
+) {
+  let stopWatching: (() => void) | undefined;
+  if (query.cancel_on_disconnect) {
+    // The run must exist on this thread, visible to the caller, before a disconnect may cancel it.
+    const run = await runsService.get(ctx, threadId, runId);
+    stopWatching = watchDisconnect(c, cancelAfterDisconnect(ctx, run.runId));
+  }
+  try {
+    return c.json(await runResultsService.join(ctx, threadId, runId, c.req.raw.signal));
+  } finally {
+    stopWatching?.();
+  }
+}
+
+/**
+ * Calls `onDisconnect` once if the client goes away before the answer is sent (also when it left
+ * while the request was still being read); returns the function that stops watching.
+ */
+function watchDisconnect(c: Context<HttpEnv>, onDisconnect: () => void): () => void {
+  const signal = c.req.raw.signal;
+  if (signal.aborted) {
+    onDisconnect();
+    return () => {};
+  }
+  signal.addEventListener("abort", onDisconnect, { once: true });
+  return () => signal.removeEventListener("abort", onDisconnect);
 }
 
 /** GET .../runs/{run_id}/stream: join a live or finished run's stream (Last-Event-ID honoured). */

@@ -7,10 +7,10 @@ import { runsService } from "../../services/runs.service.js";
 import { cancelRuns, deleteRun } from "../../services/run-lifecycle/cancel-run.js";
 import { createRun } from "../../services/run-lifecycle/create-run.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
-import { RunCancelQuery, RunCreate, RunListQuery, RunStreamQuery, ThreadStreamQuery } from "../schemas/runs.js";
+import { RunCancelQuery, RunCreate, RunJoinQuery, RunListQuery, RunStreamQuery, ThreadStreamQuery } from "../schemas/runs.js";
 import { selectFields } from "../wire.js";
 import { NotFoundError } from "../../domain/errors.js";
-import { joinRunStream, notFoundStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
+import { joinRun, joinRunStream, notFoundStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
 import { createRouteKit } from "./route-kit.js";
 import type { HangarRuntime } from "../../runtime.js";
 
@@ -53,7 +53,7 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Join Run
   routes.get("/:thread_id/runs/:run_id/join", async (c) => {
-    return c.json(await runResultsService.join(ctx(c), c.req.param("thread_id"), c.req.param("run_id"), c.req.raw.signal));
+    return joinRun(c, ctx(c), c.req.param("thread_id"), c.req.param("run_id"), query(c, RunJoinQuery));
   });
 
   // Join Run Stream

@@ -116,7 +116,11 @@ export const ThreadStreamQuery = z.object({
   ),
 });
 
+const CancelOnDisconnect = optional(z.enum(["0", "1", "true", "false"])).transform((value) => value === "1" || value === "true");
+
 export const RunStreamQuery = z.object({
   stream_mode: optional(QueryList.pipe(z.array(z.enum(STREAM_MODES)))),
-  cancel_on_disconnect: optional(z.enum(["0", "1", "true", "false"])).transform((value) => value === "1" || value === "true"),
+  cancel_on_disconnect: CancelOnDisconnect,
 });
+
+export const RunJoinQuery = z.object({ cancel_on_disconnect: CancelOnDisconnect });

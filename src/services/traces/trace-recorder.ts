@@ -1,9 +1,12 @@
 import { GroupCommit } from "../../db/group-commit.js";
+import { AppError, coerceError } from "../../domain/errors.js";
+import type { JsonObject } from "../../domain/json.js";
 import type { Run } from "../../domain/run.js";
 import type { ServiceContext } from "../service-context.js";
 import { tracesService } from "../traces.service.js";
 import type { TraceRunOperation } from "../../domain/trace-run.js";
 import { runOperationFromWire, type LangSmithRunWire } from "../../tracing/ingest/langsmith-wire.js";
+import { toTraceJson } from "../../tracing/trace-json.js";
 import { TraceStoreTracer, type TraceRunSink } from "../../tracing/trace-store-tracer.js";
 
 // Trace operations of all runs are written together: one ingest (3 statements) per flush instead
@@ -25,6 +28,7 @@ export class TraceRecorder {
   private readonly pending: GroupCommit<{ operation: TraceRunOperation; isPost: boolean }>;
   /** Hangar runs being traced (their root trace run has the same id), until completeRun. */
   private readonly roots = new Map<string, { patched: boolean; onPatched?: () => void }>();
+  private hasWarnedAboutConversion = false;
 
   private readonly sink: TraceRunSink = {
     createRun: (run: LangSmithRunWire) => this.add(run, run.id, true),
@@ -89,10 +93,41 @@ export class TraceRecorder {
     // run; otherwise every run of the batch is new.
     const postedNow = new Set(posts.map((post) => post.id));
     const allNew = patches.every((patch) => postedNow.has(patch.id));
-    await tracesService.ingest(this.ctx, { posts, patches, allNew });
+    try {
+      await tracesService.ingest(this.ctx, { posts, patches, allNew });
+    } catch (error) {
+      // Refused input and an unavailable database are not about the payloads: nothing to convert.
+      if (error instanceof AppError) throw error;
+      // The payloads are the graph's live objects; one of them JSON could not take (a cycle, a
+      // BigInt, a throwing toJSON). Converting every payload up front would cost each batch a
+      // second walk, so only a batch that failed is converted, and then stored whole.
+      this.warnOnceAboutConversion(error);
+      await tracesService.ingest(this.ctx, { posts: posts.map(withTraceJsonPayloads), patches: patches.map(withTraceJsonPayloads), allNew });
+    }
+  }
+
+  private warnOnceAboutConversion(error: unknown): void {
+    if (this.hasWarnedAboutConversion) return;
+    this.hasWarnedAboutConversion = true;
+    this.ctx.log.warn(
+      { err: coerceError(error) },
+      "graph trace payloads hold values JSON cannot represent (cycles, BigInt, ...); they are stored with LangSmith's markers, such as {\"result\":\"[Circular]\"} (logged once)",
+    );
   }
 
   private add(run: LangSmithRunWire, id: string | undefined, isPost: boolean): void {
     if (id) this.pending.add({ operation: runOperationFromWire(run, id), isPost });
   }
+}
+
+/** The operation with its payloads as LangSmith's client would store them (see trace-json.ts). */
+function withTraceJsonPayloads(operation: TraceRunOperation): TraceRunOperation {
+  return {
+    ...operation,
+    inputs: toTraceJson(operation.inputs),
+    outputs: toTraceJson(operation.outputs),
+    extra: operation.extra == null ? operation.extra : (toTraceJson(operation.extra) as JsonObject),
+    events: operation.events == null ? operation.events : (toTraceJson(operation.events) as unknown[]),
+    serialized: toTraceJson(operation.serialized),
+  };
 }

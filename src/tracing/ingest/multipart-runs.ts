@@ -14,6 +14,15 @@ export interface MultipartRuns {
 export class MultipartRunsError extends Error {}
 
 const RUN_FIELDS = new Set(["inputs", "outputs", "events", "extra", "error", "serialized"]);
+
+/**
+ * What LangSmith's client sends, instead of JSON, for a payload it could not serialize (langsmith
+ * 0.12 fast-safe-stringify: a throwing toJSON, or a cycle next to a BigInt). Such a part is taken
+ * as that text, so the other runs of the batch, and the run's other fields, are stored.
+ */
+const LANGSMITH_UNSERIALIZABLE_TEXTS = new Set(["[Unserializable]", "[unable to serialize, circular reference is too complex to analyze]"]);
+// These fields must be an object / an array: an unserializable one is left out rather than refused.
+const STRUCTURED_FIELDS = new Set(["extra", "events"]);
 type Method = "post" | "patch";
 
 export function collectMultipartRuns(parts: readonly MultipartPart[]): MultipartRuns {
@@ -42,7 +51,13 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
       continue;
     }
     const value = parseJsonPart(part);
+    const isUnserializable = value instanceof UnserializablePayload;
     if (field === undefined) {
+      // The run itself could not be serialized: it is known by its id only.
+      if (isUnserializable) {
+        runOf(kind, id);
+        continue;
+      }
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         throw new MultipartRunsError(`part '${part.name}': the run must be a JSON object`);
       }
@@ -54,6 +69,10 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
     } else {
       if (!RUN_FIELDS.has(field)) {
         throw new MultipartRunsError(`part '${part.name}': unknown run field '${field}'`);
+      }
+      if (isUnserializable) {
+        if (!STRUCTURED_FIELDS.has(field)) runOf(kind, id)[field] = value.text;
+        continue;
       }
       runOf(kind, id)[field] = value;
     }
@@ -85,9 +104,16 @@ function parseJsonPart(part: MultipartPart): unknown {
   if (part.contentType !== null && part.contentType !== "application/json" && !part.contentType.endsWith("+json")) {
     throw new MultipartRunsError(`part '${part.name}': Content-Type must be application/json, got '${part.contentType}'`);
   }
+  const text = part.data.toString("utf8");
+  if (LANGSMITH_UNSERIALIZABLE_TEXTS.has(text)) return new UnserializablePayload(text);
   try {
-    return JSON.parse(part.data.toString("utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw new MultipartRunsError(`part '${part.name}' is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+/** A part holding one of LangSmith's unserializable-payload texts. */
+class UnserializablePayload {
+  constructor(readonly text: string) {}
 }
