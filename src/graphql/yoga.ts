@@ -4,6 +4,7 @@ import type { HangarRuntime } from "../runtime.js";
 import { createGraphqlContext, type GraphqlContext, type GraphqlServerContext } from "./context.js";
 import { createErrorMasker } from "./errors.js";
 import { schema } from "./schema.js";
+import { useBoundedInput } from "./bounded-input.js";
 import { useStorableInput } from "./storable-input.js";
 
 export type GraphqlServer = YogaServerInstance<GraphqlServerContext, GraphqlContext>;
@@ -28,7 +29,8 @@ export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
     // The HTTP layer rejects a too-large Content-Length; this also bounds chunked bodies.
     maxRequestBodySize: runtime.config.maxBodyBytes,
     logging: yogaLogger(runtime.log.child({ component: "graphql" })),
-    plugins: [useStorableInput(runtime.log)],
+    // Bounded input first: the storable-text walk after it recurses through variables.
+    plugins: [useBoundedInput(runtime.log), useStorableInput(runtime.log)],
   });
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { validateTtlMinutes } from "../domain/input-bounds.js";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
@@ -92,6 +93,7 @@ export const threadsService = {
     if (input.threadId !== undefined && !isUuid(input.threadId)) {
       throw new InvalidInputError(`thread_id must be a UUID, got '${input.threadId}'`);
     }
+    validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: input.threadId, metadata: { ...(input.metadata ?? {}) }, if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "threads", "create", request);
     input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
@@ -157,6 +159,7 @@ export const threadsService = {
    * `ttlMinutes` replaces the thread's TTL (counted from this update).
    */
   async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject; ttlMinutes?: number }): Promise<Thread> {
+    validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
     input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };

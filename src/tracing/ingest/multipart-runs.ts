@@ -1,3 +1,4 @@
+import { parseJsonText } from "../../domain/json-depth.js";
 import type { MultipartPart } from "./multipart-body.js";
 
 /**
@@ -85,9 +86,7 @@ function parseJsonPart(part: MultipartPart): unknown {
   if (part.contentType !== null && part.contentType !== "application/json" && !part.contentType.endsWith("+json")) {
     throw new MultipartRunsError(`part '${part.name}': Content-Type must be application/json, got '${part.contentType}'`);
   }
-  try {
-    return JSON.parse(part.data.toString("utf8"));
-  } catch (error) {
-    throw new MultipartRunsError(`part '${part.name}' is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseJsonText(part.data.toString("utf8"), `part '${part.name}'`);
+  if (!parsed.ok) throw new MultipartRunsError(parsed.message);
+  return parsed.value;
 }
