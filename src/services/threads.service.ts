@@ -221,11 +221,13 @@ export const threadsService = {
 
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Thread[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
+    validateThreadIds(filter.ids);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
     return searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
   },
 
   async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {
+    validateThreadIds(filter.ids);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, {}));
     return countThreads(ctx.db.dataSource.manager, { ...filter, scope });
   },
@@ -254,3 +256,9 @@ export const threadsService = {
     });
   },
 };
+
+/** Thread ids to filter on are UUIDs (the column's type): anything else is INVALID_INPUT naming it, not a failed cast. */
+function validateThreadIds(ids: readonly string[] | undefined): void {
+  const index = ids?.findIndex((id) => !isUuid(id)) ?? -1;
+  if (index >= 0) throw new InvalidInputError(`ids[${index}] must be a UUID, got '${ids![index]!.slice(0, 40)}'`);
+}
