@@ -33,6 +33,13 @@ export const MAX_STORE_KEY_BYTES = 1_024;
 export const MAX_NAMESPACE_BYTES = 1_024;
 export const MAX_NAMESPACE_LABELS = 32;
 
+/**
+ * Other text kept in a B-tree index (a trace run's dotted_order, a model name): the same
+ * third-of-a-page limit, with room for the other columns of the index. 2,048 bytes of
+ * dotted_order is ~32 levels of nested runs (63 bytes a level).
+ */
+export const MAX_INDEXED_TEXT_BYTES = 2_048;
+
 /** A whole number in [min, max], or INVALID_INPUT naming the field and the bounds. */
 export function validateWholeNumber(value: unknown, field: string, bounds: { min: number; max: number }): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < bounds.min || value > bounds.max) {

@@ -240,6 +240,8 @@ async function fuzzMultipart(entry: RestCase): Promise<void> {
     part(`post.${id}`, '{"id": '),
     part(`post.${id}`, JSON.stringify({ id, name: LONG_STRING, run_type: "chain", start_time: 1e308 })) + part(`post.${id}.inputs`, deepJsonText(5_000)),
     part(`post.${id}`, JSON.stringify({ id, name: "x", run_type: "chain", start_time: -1e308, dotted_order: LONG_STRING })),
+    // The model name is indexed: a 64 KB one must not fail the batch.
+    part(`post.${id}`, JSON.stringify({ id, name: "x", run_type: "llm", extra: { metadata: { ls_model_name: LONG_STRING, ls_provider: LONG_STRING } } })),
   ];
   for (const [index, body] of bodies.entries()) {
     await send(`${entry.route} multipart #${index}`, "POST", entry.path(fixture), `${body}--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`);
