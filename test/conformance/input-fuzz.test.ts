@@ -1,7 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGraphqlServer } from "../../src/graphql/yoga.js";
 import { createHttpApp } from "../../src/http/http-app.js";
-import { MAX_JSON_DEPTH } from "../../src/domain/input-bounds.js";
+import { MAX_JSON_DEPTH, MAX_NAMESPACE_LABELS, MAX_STORE_KEY_BYTES } from "../../src/domain/input-bounds.js";
 import {
   deepJsonText,
   FIELD_VALUES,
@@ -177,6 +178,15 @@ describe("REST and agent protocols under hostile input", () => {
       expect(((await response.json()) as { detail: string }).detail).toMatch(/must be at most 1024 bytes/);
     }
     expect(await countRows(server.database, ["store_items"])).toEqual(before);
+  });
+
+  it("stores the largest key and namespace within the bounds, incompressible (the B-tree's worst case)", async () => {
+    const random = (length: number) => randomBytes(length).toString("base64url").slice(0, length);
+    // 32 labels of 31 bytes: 1,023 bytes joined with dots; a 1,024-byte key.
+    const namespace = Array.from({ length: MAX_NAMESPACE_LABELS }, () => random(31));
+    const key = random(MAX_STORE_KEY_BYTES);
+    await server.client.store.putItem(namespace, key, { fits: true });
+    expect((await server.client.store.getItem(namespace, key))?.value).toEqual({ fits: true });
   });
 });
 
