@@ -11,10 +11,12 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from "graphql";
+import WebSocket from "ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schema } from "../../src/graphql/schema.js";
 import { deepJsonText, deepValue, forEachConcurrently, isGraphqlServerError, LONG_STRING, ONE_MEGABYTE_STRING } from "../helpers/fuzz-inputs.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { graphqlWebSocketUrl } from "./helpers.js";
 
 // Issue 25's GraphQL fuzz, kept: every root field of the schema is called with all its arguments
 // as variables, each leaf (argument or input field, to any depth) replaced in turn by hostile
@@ -173,7 +175,7 @@ describe("GraphQL under hostile input", () => {
     expect(failures).toEqual([]);
   }, 300_000);
 
-  it("answers 400 to deep documents and malformed GET parameters, naming the problem", async () => {
+  it("refuses deep documents, deep variables (HTTP and WebSocket) and malformed GET parameters, naming the problem", async () => {
     const deepSelection = `{ viewer ${"{ kind ".repeat(500)}${"}".repeat(501)}`;
     const deepList = `{ storeItem(namespace: ${"[".repeat(5_000)}${"]".repeat(5_000)}, key: "x") { key } }`;
     for (const query of [deepSelection, deepList]) {
@@ -193,6 +195,31 @@ describe("GraphQL under hostile input", () => {
       expect(response.status).toBe(400);
       expect(await response.text()).toMatch(message);
     }
+    // Over graphql-ws the message is parsed by the library: the variables are walked instead.
+    // Raw frames: a client library would overflow its own stack serializing 5,000 levels.
+    const socket = new WebSocket(graphqlWebSocketUrl(server), "graphql-transport-ws");
+    const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    const arrived = (type: string, id?: string) =>
+      new Promise<{ payload?: unknown }>((resolve) => {
+        const check = () => {
+          const found = messages.find((message) => message.type === type && message.id === id);
+          if (found) resolve(found);
+          else socket.once("message", check);
+        };
+        check();
+      });
+    socket.on("message", (data: Buffer) => messages.push(JSON.parse(data.toString("utf8")) as (typeof messages)[number]));
+    await new Promise((resolve) => socket.once("open", resolve));
+    socket.send(JSON.stringify({ type: "connection_init" }));
+    await arrived("connection_ack");
+    const mutation = JSON.stringify("mutation($m: JSONObject) { createThread(input: {metadata: $m}) { __typename } }");
+    socket.send(`{"type": "subscribe", "id": "deep", "payload": {"query": ${mutation}, "variables": {"m": ${deepJsonText(5_000)}}}}`);
+    expect(JSON.stringify(await arrived("next", "deep"))).toMatch(/variables\.m\.a\[0\].*nested deeper than 100 levels/);
+    // The socket still serves the next operation.
+    socket.send(JSON.stringify({ type: "subscribe", id: "viewer", payload: { query: "{ viewer { kind } }" } }));
+    expect(await arrived("next", "viewer")).toMatchObject({ payload: { data: { viewer: { kind: expect.any(String) } } } });
+    socket.close();
+
     const body = `{"query": "mutation($m: JSONObject) { createThread(input: {metadata: $m}) { __typename } }", "variables": {"m": ${deepJsonText(200)}}}`;
     const deepVariables = await server.request("/graphql", { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(deepVariables.status).toBe(400);
