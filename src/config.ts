@@ -1,5 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
+import { allowedNetworksProblem } from "./domain/webhook.js";
+import { parseWebhookSecret } from "./domain/webhook-signature.js";
 import { HANGAR_PACKAGE_DIR } from "./version.js";
 
 /** The embedded database's buffer pool unless HANGAR_EMBEDDED_SHARED_BUFFERS says otherwise (db/embedded-pool.ts). */
@@ -32,6 +34,15 @@ const EnvSchema = z.object({
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
   HANGAR_SCHEMAS_FROM_TYPES: z.enum(["true", "false", "1", "0"]).default("true"),
   HANGAR_ENABLE_TRUNCATE: z.enum(["true", "false", "1", "0"]).default("false"),
+  HANGAR_WEBHOOK_SECRET: z
+    .string()
+    .refine((secret) => tryParse(() => parseWebhookSecret(secret)) === null, { error: (issue) => tryParse(() => parseWebhookSecret(issue.input as string)) ?? "" })
+    .optional(),
+  HANGAR_WEBHOOK_ALLOWED_NETWORKS: z
+    .string()
+    .transform((text) => text.split(",").map((network) => network.trim()).filter(Boolean))
+    .refine((networks) => allowedNetworksProblem(networks) === null, { error: (issue) => allowedNetworksProblem(issue.input as string[]) ?? "" })
+    .optional(),
   HANGAR_EMBEDDED_SHARED_BUFFERS: z
     .string()
     .regex(/^[1-9][0-9]*(kB|MB|GB)$/, 'a size such as "16MB" or "1GB"')
@@ -80,6 +91,10 @@ export interface HangarConfig {
   isDevelopment: boolean;
   /** POST /internal/truncate empties resources (LangGraph dev server's test aid); off by default. */
   enableTruncate: boolean;
+  /** Key of Standard Webhooks signatures on webhook deliveries (HANGAR_WEBHOOK_SECRET); null: unsigned. */
+  webhookSigningKey: Buffer | null;
+  /** CIDR ranges webhooks may reach although not public (loopback, private …). */
+  webhookAllowedNetworks: readonly string[];
   /** Path of the langgraph.json deployment config. */
   deploymentConfigPath: string;
   /** The built web console (index.html + assets), served at `/`; default dist/web of the package. */
@@ -136,7 +151,19 @@ export function loadConfig(
     roles: Object.freeze({ api: true, worker: true, ...overrides.roles, cron: overrides.roles?.cron ?? true }),
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",
+    webhookSigningKey: values.HANGAR_WEBHOOK_SECRET ? parseWebhookSecret(values.HANGAR_WEBHOOK_SECRET) : null,
+    webhookAllowedNetworks: Object.freeze(values.HANGAR_WEBHOOK_ALLOWED_NETWORKS ?? []),
     deploymentConfigPath: path.resolve(overrides.configPath ?? "langgraph.json"),
     consoleDir: path.resolve(values.HANGAR_CONSOLE_DIR ?? path.join(HANGAR_PACKAGE_DIR, "dist/web")),
   });
+}
+
+/** The message a parser throws, or null when it accepts. */
+function tryParse(parse: () => unknown): string | null {
+  try {
+    parse();
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }

@@ -11,6 +11,7 @@ import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
+import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
@@ -23,10 +24,12 @@ import { RunEventBus } from "./streaming/run-event-bus.js";
 import { RunEventStore } from "./streaming/run-event-store.js";
 import { listenForRunSignals, RunSignals } from "./streaming/run-signals.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
-import { TraceRecorder } from "./tracing/trace-recorder.js";
+import { TraceRecorder } from "./services/traces/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
 import { startTtlSweeper } from "./retention/ttl-sweeper.js";
+import { WebhookDispatcher } from "./webhooks/webhook-dispatcher.js";
+import type { ServerPathFetch } from "./webhooks/webhook-sender.js";
 
 export interface RunningHangar {
   /** Empty when this process serves no HTTP (`hangar worker`). */
@@ -52,8 +55,11 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const { registry: graphs, config: deployment, loader } = await loadGraphRegistry(config.deploymentConfigPath, log, {
     schemasFromTypes: config.schemasFromTypes,
   });
-  const { ignored } = reviewDeploymentKeys(deployment);
+  const { ignored, refused } = reviewDeploymentKeys(deployment);
+  if (refused.length > 0) throw new Error(`langgraph.json ${deployment.path}: ${refused.join("; ")}`);
   if (ignored.length > 0) log.warn({ keys: ignored }, "langgraph.json keys Hangar ignores");
+  // process.env here includes langgraph.json `env` (applied by loadGraphRegistry).
+  const webhooks = resolveWebhookSettings(deployment.webhooks, process.env, config.webhookAllowedNetworks);
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
@@ -78,12 +84,21 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   try {
     await migrateDatabase(db, log);
     const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes, generativeUi };
+    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes, generativeUi, webhooks };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
     releasers.push(() => sweeper.close());
 
-    const url = config.roles.api ? await startHttp(runtime, releasers) : "";
+    const { url, serverPath } = config.roles.api ? await startHttp(runtime, releasers) : { url: "", serverPath: null };
+    // Every process delivers webhooks (the outbox is shared); only one serving HTTP takes those to its own paths.
+    // Stopped before HTTP closes, after the worker drained (its runs' webhooks stay queued for the next process).
+    const dispatcher = new WebhookDispatcher(createServiceContext(runtime, { kind: "anonymous" }, log.child({ component: "webhooks" })), {
+      settings: webhooks,
+      signingKey: config.webhookSigningKey,
+      serverPath,
+    });
+    dispatcher.start();
+    releasers.push(() => dispatcher.stop(config.shutdownGraceMs));
     // Compiling the deployment's types takes seconds (in a child process): started now, the
     // schemas are usually ready before anyone asks for them.
     if (config.roles.api) graphs.prepareSchemas();
@@ -156,7 +171,10 @@ async function startRunStreaming(
   return streaming;
 }
 
-async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<void>>): Promise<string> {
+async function startHttp(
+  runtime: HangarRuntime,
+  releasers: Array<() => Promise<void>>,
+): Promise<{ url: string; serverPath: ServerPathFetch }> {
   const { config } = runtime;
   const graphql = createGraphqlServer(runtime);
   const beforeServerClose: Array<() => Promise<void>> = [];
@@ -173,7 +191,10 @@ async function startHttp(runtime: HangarRuntime, releasers: Array<() => Promise<
     await closeServer(server);
   });
   const { port } = server.address() as AddressInfo;
-  return `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+  return {
+    url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
+    serverPath: async (path, init) => app.request(path, init),
+  };
 }
 
 async function releaseAll(releasers: Array<() => Promise<void>>, log: Logger): Promise<void> {

@@ -5,6 +5,7 @@ import type { GenerativeUi } from "./http/generative-ui.js";
 import type { HttpEnv } from "./http/http-env.js";
 import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
+import type { WebhookSettings } from "./graphs/webhooks-config.js";
 import type { Logger } from "./logger.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
 import type { Actor, ServiceContext } from "./services/service-context.js";
@@ -24,6 +25,8 @@ export interface HangarRuntime {
   generativeUi?: GenerativeUi;
   /** The deployment's custom auth handlers (langgraph.json `auth.path`), or null. */
   customAuth: CustomAuthHandlers | null;
+  /** langgraph.json `webhooks` resolved (URL policy with HANGAR_WEBHOOK_ALLOWED_NETWORKS, headers). */
+  webhooks: WebhookSettings;
 }
 
 /** A service context for one request or job. */
@@ -37,5 +40,6 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     customAuth: runtime.customAuth,
     streaming: runtime.streaming,
     threadTtl: runtime.deployment.checkpointer.ttl,
+    webhookPolicy: runtime.webhooks.policy,
   };
 }

@@ -1,5 +1,5 @@
 import { AuthModuleError } from "./handler-errors.js";
-import type { AuthFilterCondition, AuthFilters } from "./auth-types.js";
+import type { AuthFilterCondition, AuthFilters } from "../domain/auth-filter.js";
 
 /**
  * Checks what a handler returned is a filter Hangar can apply: an object whose values are strings
@@ -35,38 +35,4 @@ function isCondition(condition: unknown): condition is AuthFilterCondition {
 
 function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
-}
-
-/**
- * The filters as one JSONB containment document: `{owner: "a"}` and `{owner: {$eq: "a"}}` ask
- * for `metadata @> {"owner": "a"}`, `{tags: {$contains: ["x", "y"]}}` for
- * `metadata @> {"tags": ["x", "y"]}` (an array containing both). One `@>` keeps the check in SQL
- * and lets the GIN index on metadata answer it. A `$contains` on a value that is not an array
- * does not match, as in LangGraph.
- */
-export function authFiltersAsContainment(filters: AuthFilters): Record<string, unknown> {
-  const document: Record<string, unknown> = {};
-  for (const [field, condition] of Object.entries(filters)) {
-    if (typeof condition === "string") document[field] = condition;
-    else if (condition.$eq !== undefined) document[field] = condition.$eq;
-    else if (condition.$contains !== undefined) {
-      document[field] = Array.isArray(condition.$contains) ? condition.$contains : [condition.$contains];
-    }
-  }
-  return document;
-}
-
-/** The same test in memory, for values already loaded (stream events, in-process shortcuts). */
-export function matchesAuthFilters(metadata: Record<string, unknown> | null | undefined, filters: AuthFilters | undefined): boolean {
-  if (!filters) return true;
-  for (const [field, condition] of Object.entries(filters)) {
-    const actual = metadata?.[field];
-    if (typeof condition === "string" || condition.$eq !== undefined) {
-      if (actual !== (typeof condition === "string" ? condition : condition.$eq)) return false;
-      continue;
-    }
-    const wanted = Array.isArray(condition.$contains) ? condition.$contains : [condition.$contains];
-    if (!Array.isArray(actual) || !wanted.every((item) => actual.includes(item))) return false;
-  }
-  return true;
 }

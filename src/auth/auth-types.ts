@@ -1,3 +1,4 @@
+import type { AuthResultCache } from "./auth-result-cache.js";
 /**
  * The shapes of custom authentication and authorization, as `@langchain/langgraph-sdk/auth`
  * defines them for user modules (its `Auth` class, `authenticate` and `on` callbacks).
@@ -26,14 +27,6 @@ export interface AuthUser {
   [field: string]: unknown;
 }
 
-/**
- * A filter a handler returns: every key must match the resource's metadata (store items: the
- * item's value plus `namespace` and `key`). A plain string means `$eq`; `$contains` asks for
- * array membership (all of them, for a list).
- */
-export type AuthFilterCondition = string | { $eq?: string; $contains?: string | string[] };
-export type AuthFilters = Record<string, AuthFilterCondition>;
-
 export interface AuthHandlerParameter {
   event: string;
   resource: AuthResource;
@@ -51,4 +44,6 @@ export interface CustomAuthHandlers {
   authenticate?: AuthenticateHandler;
   /** Keyed as registered: `threads:create`, `threads`, `*:create` or `*`. */
   callbacks: Record<string, AuthHandler>;
+  /** langgraph.json `auth.cache`: `authenticate` results kept per caller (auth-result-cache.ts). */
+  resultCache?: AuthResultCache;
 }

@@ -1,5 +1,5 @@
 import { UnauthenticatedError } from "../domain/errors.js";
-import { authenticateRequest as checkApiKey } from "../http/api-keys.js";
+import { authenticateRequest as checkApiKey } from "./api-keys.js";
 import type { Logger } from "../logger.js";
 import type { Actor } from "../services/service-context.js";
 import type { AuthUser, CustomAuthHandlers } from "./auth-types.js";
@@ -30,13 +30,20 @@ export async function authenticateCaller(
     if (keyActor) return keyActor;
     throw new UnauthenticatedError();
   }
+  const cache = customAuth.resultCache;
+  const cacheKey = cache?.keyOf(request);
+  const cached = cacheKey === undefined ? undefined : cache!.get(cacheKey);
+  // A copy: handlers receive the user and may change it; the cached one stays as authenticated.
+  if (cached) return { kind: "user", user: { ...cached, permissions: [...cached.permissions] } };
   let returned: unknown;
   try {
     returned = await authenticate(request);
   } catch (error) {
     throw toAppError(error, "auth authenticate handler", log);
   }
-  return { kind: "user", user: toAuthUser(returned, log) };
+  const user = toAuthUser(returned, log);
+  if (cacheKey !== undefined) cache!.set(cacheKey, user);
+  return { kind: "user", user };
 }
 
 /**

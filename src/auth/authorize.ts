@@ -1,6 +1,7 @@
+import type { AuthFilters } from "../domain/auth-filter.js";
 import { ForbiddenError } from "../domain/errors.js";
 import type { ServiceContext } from "../services/service-context.js";
-import type { AuthAction, AuthFilters, AuthResource } from "./auth-types.js";
+import type { AuthAction, AuthResource } from "./auth-types.js";
 import { validateAuthFilters } from "./auth-filters.js";
 import { toAppError } from "./handler-errors.js";
 

@@ -2,15 +2,24 @@ import { z } from "zod";
 import type { DeploymentConfig } from "../graphs/deployment-config.js";
 import { importDeploymentExport, type GraphModuleLoader } from "../graphs/graph-module-loader.js";
 import type { Logger } from "../logger.js";
+import { AuthResultCache, DEFAULT_AUTH_CACHE_MAX_SIZE, DEFAULT_AUTH_CACHE_TTL_SECONDS } from "./auth-result-cache.js";
 import type { AuthenticateHandler, AuthHandler, CustomAuthHandlers } from "./auth-types.js";
 
 /**
- * langgraph.json `auth`. `path` names the module; `disable_studio_auth` and `openapi` are
- * LangGraph Platform keys Hangar reads (see loadCustomAuth). Any other key may change who can
+ * langgraph.json `auth`. `path` names the module; `cache` keeps `authenticate` results
+ * (auth-result-cache.ts); `disable_studio_auth` and `openapi` are LangGraph Platform keys Hangar
+ * reads (see loadCustomAuth). Any other key may change who can
  * do what, so it stops start-up rather than being ignored.
  */
 const AuthSection = z.strictObject({
   path: z.string().min(1).optional(),
+  cache: z
+    .strictObject({
+      cache_keys: z.array(z.string().min(1)).min(1).optional(),
+      ttl_seconds: z.number().positive().optional(),
+      max_size: z.number().int().positive().optional(),
+    })
+    .optional(),
   disable_studio_auth: z.boolean().optional(),
   openapi: z.record(z.string(), z.unknown()).optional(),
 });
@@ -51,8 +60,20 @@ export async function loadCustomAuth(
       `auth.path "${section.path}" (${absolutePath}): export "${exportName}" is not an Auth instance from @langchain/langgraph-sdk/auth`,
     );
   }
+  if (section.cache) {
+    handlers.resultCache = new AuthResultCache({
+      cacheKeys: section.cache.cache_keys ?? null,
+      ttlSeconds: section.cache.ttl_seconds ?? DEFAULT_AUTH_CACHE_TTL_SECONDS,
+      maxSize: section.cache.max_size ?? DEFAULT_AUTH_CACHE_MAX_SIZE,
+    });
+  }
   log.info(
-    { path: section.path, authenticate: handlers.authenticate !== undefined, handlers: Object.keys(handlers.callbacks) },
+    {
+      path: section.path,
+      authenticate: handlers.authenticate !== undefined,
+      handlers: Object.keys(handlers.callbacks),
+      cache: section.cache ?? null,
+    },
     "custom auth loaded",
   );
   return handlers;

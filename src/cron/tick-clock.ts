@@ -43,7 +43,7 @@ export class TickClock {
   /** Tick as soon as possible (after the current tick, if one is running). */
   wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.running !== null) {
       this.again = true;
       return;
     }

@@ -3,7 +3,7 @@ import path from "node:path";
 
 /**
  * PGlite has no lock on its data directory, so two processes could open it and lose writes
- * (reference/embedded-postgres.md). We take an exclusive lock file holding our pid; a lock left
+ * (measured with pglite 0.5.14: both processes open it without error). We take an exclusive lock file holding our pid; a lock left
  * by a dead process (SIGKILL) is taken over.
  */
 export interface DirectoryLock {

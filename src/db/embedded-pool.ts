@@ -29,8 +29,10 @@ function embeddedStartParams(sharedBuffers: string): string[] {
 /**
  * Embedded PostgreSQL (PGlite) behind a node-postgres pool of exactly ONE connection: more than
  * one connection into a PGlite session interleaves protocol messages and returns rows to the
- * wrong query (reference/embedded-postgres.md). Everything (TypeORM, checkpointer, store, raw SQL)
- * must share this pool, and transactions must stay short.
+ * wrong query, loses data silently or hangs for good (measured with pglite 0.5.14; upstream
+ * pglite issues #1046 and #985). Everything (TypeORM, checkpointer, store, raw SQL) must share
+ * this pool, and transactions must stay short: a query on a second connection while a
+ * transaction is open deadlocks.
  */
 export async function openEmbeddedPool(
   dataDir: string,

@@ -10,7 +10,7 @@ import {
   type SearchOperation,
 } from "@langchain/langgraph-checkpoint";
 import type pg from "pg";
-import type { AuthFilters } from "../auth/auth-types.js";
+import type { AuthFilters } from "../domain/auth-filter.js";
 import type { Logger } from "../logger.js";
 import { parseStoreFilter, type StoreFilterCondition, type StoreItem } from "../domain/store.js";
 import { countStoreItems } from "./sql/count-store-items.js";

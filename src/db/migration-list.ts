@@ -11,6 +11,8 @@ import { CreateStoreItems1763760050000 } from "../../migrations/1763760050000-cr
 import { AddThreadsTtl1763760051000 } from "../../migrations/1763760051000-add-threads-ttl.js";
 import { AnnounceAssistantChanges1763760060000 } from "../../migrations/1763760060000-announce-assistant-changes.js";
 import { AdoptCheckpointTables1763760070000 } from "../../migrations/1763760070000-adopt-checkpoint-tables.js";
+import { CreateWebhookDeliveries1763760082000 } from "../../migrations/1763760082000-create-webhook-deliveries.js";
+import { NumberRunEventsInThreadOrder1763760084000 } from "../../migrations/1763760084000-number-run-events-in-thread-order.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -27,4 +29,6 @@ export const MIGRATIONS = [
   AddThreadsTtl1763760051000,
   AnnounceAssistantChanges1763760060000,
   AdoptCheckpointTables1763760070000,
+  CreateWebhookDeliveries1763760082000,
+  NumberRunEventsInThreadOrder1763760084000,
 ];

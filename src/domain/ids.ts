@@ -26,3 +26,15 @@ const A2A_CONTEXT_NAMESPACE = "2f0c7a56-4a0e-5d3e-9a51-6a2a7c0e1d11";
 export function threadIdForContext(contextId: string): string {
   return isUuid(contextId) ? contextId.toLowerCase() : uuidv5(contextId, A2A_CONTEXT_NAMESPACE);
 }
+
+// Namespace for the ids of LangSmith projects (sessions) named by runs without a session_id.
+const TRACING_PROJECT_NAMESPACE = "9c2b4f0e-6d1a-5b7e-8f3c-2a4d6e8b0c1f";
+
+/**
+ * The id of a tracing project (LangSmith "session") that runs name only by `session_name`, as the
+ * langsmith SDK sends them: always the same for a name, so `GET /sessions?name=` and a query by
+ * that id find the same runs.
+ */
+export function tracingProjectId(projectName: string): string {
+  return uuidv5(projectName, TRACING_PROJECT_NAMESPACE);
+}

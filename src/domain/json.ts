@@ -3,7 +3,7 @@
  * TypeORM's deep-partial types cannot expand a recursive type (TS2589), and every value we store
  * arrived as parsed JSON anyway.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+// `any` on purpose: see above.
 export type JsonObject = { [key: string]: any };
 export type JsonValue = unknown;
 

@@ -10,12 +10,15 @@ export interface RunStreamEvent {
   event: string;
   /** The SSE data line: JSON text, kept as text so replay sends it without re-encoding. */
   data: string;
+  /** The SSE id when it is not the run's own count (a thread stream numbers events across runs). */
+  streamId?: string;
 }
 
 /**
  * LangGraph Platform's modes of a thread's stream: `run_modes` the runs' own events (each in the
  * modes its run was created with) and `run_done` at each run's end; `lifecycle` only each run's
- * start (`metadata`) and `run_done`; `state_update` the thread's state after each step (`values`).
+ * start (`metadata`) and `run_done`; `state_update` the thread's state after each step of a run
+ * (`values`) and after each state update outside runs (`values`, with no id: it is not stored).
  */
 export const THREAD_STREAM_MODES = ["run_modes", "lifecycle", "state_update"] as const;
 export type ThreadStreamMode = (typeof THREAD_STREAM_MODES)[number];

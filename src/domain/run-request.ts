@@ -2,6 +2,7 @@ import type { CronPayload } from "./cron.js";
 import { InvalidInputError } from "./errors.js";
 import type { JsonObject } from "./json.js";
 import type { MultitaskStrategy, RunRequest, StreamMode } from "./run.js";
+import { runCommandOf, runCommandProblem, type RunCommandDraft } from "./run-command.js";
 import { webhookProblem } from "./webhook.js";
 
 /**
@@ -52,12 +53,13 @@ export interface RunCreateRequest extends RunRequest {
  * transport's to check (a string where a number belongs); the rules between fields are here.
  */
 export type RunRequestDraft = Pick<RunCreateRequest, "threadId" | "assistantId"> & {
-  [Key in Exclude<keyof RunCreateRequest, "threadId" | "assistantId">]?: RunCreateRequest[Key] | null;
-};
+  [Key in Exclude<keyof RunCreateRequest, "threadId" | "assistantId" | "command">]?: RunCreateRequest[Key] | null;
+} & { command?: RunCommandDraft | null };
 
 /** The first rule a draft breaks, as the message every transport answers with; null when none. */
 export function runRequestProblem(draft: RunRequestDraft): string | null {
-  if (draft.input != null && draft.command != null) return "send either input or command, not both";
+  const commandProblem = draft.command == null ? null : runCommandProblem(draft.command);
+  if (commandProblem) return commandProblem;
   const afterSeconds = draft.afterSeconds ?? 0;
   if (!(afterSeconds >= 0 && afterSeconds <= MAX_AFTER_SECONDS)) {
     return `after_seconds must be between 0 and ${MAX_AFTER_SECONDS} (a year), got ${afterSeconds}`;
@@ -68,7 +70,9 @@ export function runRequestProblem(draft: RunRequestDraft): string | null {
 /**
  * The complete request: checked (INVALID_INPUT naming the rule), then defaults for what was not
  * given. Defaults: stream `values`, multitask `reject`, an unknown thread is `reject`ed, start
- * now, no webhook, no command, empty context / config / metadata.
+ * now, no webhook, no command, empty context / config / metadata. A command wins over an input
+ * sent with it, as on LangGraph's servers (agent-chat-ui resumes with `{"input": {}, "command":
+ * {...}}`): the run keeps no input.
  */
 export function runRequestOf(draft: RunRequestDraft): RunCreateRequest {
   const problem = runRequestProblem(draft);
@@ -76,8 +80,8 @@ export function runRequestOf(draft: RunRequestDraft): RunCreateRequest {
   return {
     threadId: draft.threadId,
     assistantId: draft.assistantId,
-    input: draft.input ?? null,
-    command: draft.command ?? null,
+    input: draft.command == null ? (draft.input ?? null) : null,
+    command: draft.command == null ? null : runCommandOf(draft.command),
     context: draft.context ?? {},
     config: draft.config ?? {},
     metadata: draft.metadata ?? {},

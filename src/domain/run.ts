@@ -1,6 +1,7 @@
 import type { Assistant } from "./assistant.js";
 import { newId } from "./ids.js";
 import type { JsonObject } from "./json.js";
+import type { RunCommand } from "./run-command.js";
 
 export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -26,7 +27,12 @@ export function onBusyThread(strategy: MultitaskStrategy): "queue" | "refuse" | 
   return strategy;
 }
 
-/** Stream modes a client may ask for (SPEC §4). `messages-tuple` is LangGraph's own "messages" mode. */
+/**
+ * Stream modes a client may ask for (SPEC §4): every mode of the installed LangGraph (1.7:
+ * values, updates, messages, custom, debug, tasks, checkpoints, tools) plus the server's own
+ * `events` and `messages-tuple` (LangGraph's "messages"). The SDK also declares `lifecycle`,
+ * which LangGraph 1.7 and LangGraph's JS server do not have; it is refused with 422.
+ */
 export const STREAM_MODES = [
   "values",
   "updates",
@@ -37,18 +43,13 @@ export const STREAM_MODES = [
   "debug",
   "tasks",
   "checkpoints",
+  "tools",
 ] as const;
 export type StreamMode = (typeof STREAM_MODES)[number];
 
 export type OnCompletion = "delete" | "keep";
 export type OnDisconnect = "cancel" | "continue";
 export type Durability = "sync" | "async" | "exit";
-
-export interface RunCommand {
-  resume?: unknown;
-  update?: unknown;
-  goto?: unknown;
-}
 
 /**
  * Everything the worker needs to execute a run, stored with it (LangGraph Platform calls this

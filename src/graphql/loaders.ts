@@ -10,7 +10,7 @@ import type { ServiceContext } from "../services/service-context.js";
 import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
 import { threadsService } from "../services/threads.service.js";
 import { tracesService } from "../services/traces.service.js";
-import type { TraceRun, UsageTotals } from "../services/traces/trace-run.js";
+import type { TraceRun, UsageTotals } from "../domain/trace-run.js";
 
 /**
  * Per-request DataLoaders: one batched service call per kind of lookup and tick, so a page of N

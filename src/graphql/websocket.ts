@@ -6,7 +6,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authenticateCaller } from "../auth/authenticate-request.js";
 import { AppError, AuthRefusalError } from "../domain/errors.js";
-import { presentsApiKey } from "../http/api-keys.js";
+import { presentsApiKey } from "../auth/api-keys.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import type { Actor } from "../services/service-context.js";

@@ -10,6 +10,7 @@ import {
   type CheckpointerSettings,
   type StoreSettings,
 } from "./retention-config.js";
+import { WebhooksConfigSchema, type WebhooksConfig } from "./webhooks-config.js";
 
 /** One entry of `graphs`, resolved against the config file's directory. */
 export interface GraphSpec {
@@ -37,6 +38,8 @@ export interface DeploymentConfig {
   store: StoreSettings;
   /** `checkpointer`: thread TTLs (defaults filled in). */
   checkpointer: CheckpointerSettings;
+  /** `webhooks`: URL policy and headers of run webhooks (resolved at start: resolveWebhookSettings). */
+  webhooks: WebhooksConfig | undefined;
   /** Top-level keys Hangar does not interpret (node_version, dependencies, …), untouched. */
   extra: Record<string, unknown>;
 }
@@ -60,9 +63,10 @@ const DeploymentConfigFile = z.looseObject({
   auth: z.unknown().optional(),
   store: StoreConfigSchema.optional(),
   checkpointer: CheckpointerConfigSchema.optional(),
+  webhooks: WebhooksConfigSchema.optional(),
 });
 
-const KNOWN_KEYS = new Set(["graphs", "env", "http", "auth", "store", "checkpointer"]);
+const KNOWN_KEYS = new Set(["graphs", "env", "http", "auth", "store", "checkpointer", "webhooks"]);
 
 /** Reads and validates a langgraph.json-style file; every failure names the file. */
 export function loadDeploymentConfig(configPath: string): DeploymentConfig {
@@ -119,7 +123,7 @@ export function loadDeploymentConfig(configPath: string): DeploymentConfig {
   const extra = Object.fromEntries(Object.entries(file).filter(([key]) => !KNOWN_KEYS.has(key)));
   const store = resolveStoreSettings(file.store);
   const checkpointer = resolveCheckpointerSettings(file.checkpointer);
-  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, store, checkpointer, extra };
+  return { path: absolutePath, directory, graphs, env, http: file.http, auth: file.auth, store, checkpointer, webhooks: file.webhooks, extra };
 }
 
 /**

@@ -8,7 +8,15 @@ import type { DeploymentConfig } from "./deployment-config.js";
  * implement stops start-up (auth/load-custom-auth.ts), and every http key that closes or opens
  * routes (`disable_*`, `app`, `enable_custom_route_auth`, `mcp`, `a2a`) is honoured.
  */
-const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config"]);
+const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config", "webhooks"]);
+/**
+ * Keys that change what is stored in clear: ignoring one would leave data readable that its
+ * deployment meant to encrypt, so Hangar refuses to start instead.
+ */
+const REFUSED_TOP_LEVEL: Record<string, string> = {
+  encryption:
+    "encryption (custom at-rest encryption) is not supported yet; refusing to start with data in clear. Remove the key to store checkpoints, metadata and store values unencrypted",
+};
 /** Build-time settings of langgraph-cli: meaningful for images, not for a running server. */
 const BUILD_ONLY = new Set(["node_version", "dependencies", "dockerfile_lines", "image_distro", "python_version", "pip_config_file", "$schema"]);
 const HONOURED_HTTP = new Set([
@@ -31,18 +39,26 @@ const HONOURED_HTTP = new Set([
 export interface DeploymentKeyReview {
   /** Keys Hangar neither honours nor refuses, as `path: reason`, for one start-up warning. */
   ignored: string[];
+  /** Keys that stop start-up, with the reason. */
+  refused: string[];
 }
 
-/** The keys Hangar ignores, for one start-up warning. */
+/** The keys Hangar ignores, for one start-up warning, and those it refuses to start with. */
 export function reviewDeploymentKeys(config: DeploymentConfig): DeploymentKeyReview {
   const ignored: string[] = [];
+  const refused: string[] = [];
   for (const key of Object.keys(config.extra)) {
     if (HONOURED_TOP_LEVEL.has(key)) continue;
+    const refusal = REFUSED_TOP_LEVEL[key];
+    if (refusal) {
+      refused.push(refusal);
+      continue;
+    }
     ignored.push(BUILD_ONLY.has(key) ? `${key} (a build setting of langgraph-cli)` : `${key} (not implemented by Hangar)`);
   }
   for (const key of Object.keys(config.http ?? {})) {
     if (HONOURED_HTTP.has(key)) continue;
     ignored.push(`http.${key} (not implemented by Hangar)`);
   }
-  return { ignored };
+  return { ignored, refused };
 }

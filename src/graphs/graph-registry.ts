@@ -1,6 +1,7 @@
 import { applyDeploymentEnv, loadDeploymentConfig, type DeploymentConfig, type GraphSpec } from "./deployment-config.js";
 import { readSystemAssistantDefaults, type SystemAssistantDefaults } from "./system-assistant-defaults.js";
 import { drawGraph, type GraphDrawing } from "./graph-drawing.js";
+import { loadGraphLibrary, type GraphLibrary } from "./graph-library.js";
 import { createGraphModuleLoader, readModuleExport, type GraphModuleLoader } from "./graph-module-loader.js";
 import {
   extractGraphSchemas,
@@ -58,6 +59,13 @@ export interface GraphRegistry {
     graphId: string,
     options?: { config?: Record<string, unknown>; checkpointer?: unknown; store?: unknown },
   ): Promise<CompiledGraphLike>;
+  /** The LangGraph classes of the copy the graph's module uses: what Commands and Sends are built from. */
+  libraryOf(graphId: string): GraphLibrary;
+  /**
+   * The graph's node names (`__start__` included), built with `config` when it comes from a
+   * factory; null when the graph does not list them.
+   */
+  nodeNames(graphId: string, options?: { config?: Record<string, unknown> }): Promise<string[] | null>;
 }
 
 /** pino-shaped: structured fields first, then the message. */
@@ -87,6 +95,7 @@ interface LoadedGraph {
   graph: CompiledGraphLike;
   /** The schema helpers of the LangGraph copy the graph's module uses (its subgraphs' too). */
   schemaReaders: SchemaReaders;
+  library: GraphLibrary;
 }
 
 // Factories commonly read `config.configurable.<x>`; an empty object keeps that from throwing.
@@ -135,13 +144,17 @@ async function loadGraph(spec: GraphSpec, loader: GraphModuleLoader, log: GraphR
       (specifier) => loader.importFrom(specifier, spec.modulePath),
       (error) => log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph schema helpers; using Hangar's"),
     );
+    const library = await loadGraphLibrary(
+      (specifier) => loader.importFrom(specifier, spec.modulePath),
+      (error) => log.warn({ graphId: spec.graphId, err: error }, "could not load the graph's own LangGraph; commands use Hangar's"),
+    );
     // `export const graph = (async () => builder.compile())()` is common: a module cannot
     // use top-level await in every toolchain, so the export is awaited here.
     const exported = await awaitIfPromise(readModuleExport(moduleNamespace, spec.exportName));
     if (isGraphFactory(exported)) {
-      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG), schemaReaders };
+      return { spec, factory: exported, graph: await buildFromFactory(exported, DEFAULT_FACTORY_CONFIG), schemaReaders, library };
     }
-    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`), schemaReaders };
+    return { spec, factory: null, graph: await toCompiledGraph(exported, `export "${spec.exportName}"`), schemaReaders, library };
   } catch (error) {
     throw new GraphLoadError(spec.graphId, spec.spec, error);
   }
@@ -225,6 +238,17 @@ function createGraphRegistry(
     return { schemas: { graph_id: graphId, ...cached.schemas }, typed: cached.typed };
   };
 
+  // The start-up instance, or for a factory a new graph built with the config.
+  const build = async (graphId: string, config: Record<string, unknown> | undefined): Promise<CompiledGraphLike> => {
+    const loaded = getLoaded(graphId);
+    if (loaded.factory === null) return loaded.graph;
+    try {
+      return await buildFromFactory(loaded.factory, config ?? DEFAULT_FACTORY_CONFIG);
+    } catch (error) {
+      throw new GraphLoadError(graphId, loaded.spec.spec, error);
+    }
+  };
+
   return {
     names: () => [...graphs.keys()],
     has: (graphId) => graphs.has(graphId),
@@ -267,18 +291,19 @@ function createGraphRegistry(
     },
 
     async resolve(graphId, options = {}) {
-      const loaded = getLoaded(graphId);
-      let graph = loaded.graph;
-      if (loaded.factory !== null) {
-        try {
-          graph = await buildFromFactory(loaded.factory, options.config ?? DEFAULT_FACTORY_CONFIG);
-        } catch (error) {
-          throw new GraphLoadError(graphId, loaded.spec.spec, error);
-        }
-      }
+      const graph = await build(graphId, options.config);
       if (options.checkpointer !== undefined) graph.checkpointer = options.checkpointer;
       if (options.store !== undefined) graph.store = options.store;
       return graph;
+    },
+
+    libraryOf: (graphId) => getLoaded(graphId).library,
+
+    async nodeNames(graphId, options = {}) {
+      const graph = await build(graphId, options.config);
+      // LangChain's createAgent exports a ReactAgent, whose compiled graph is its public `graph`.
+      const nodes = graph.nodes ?? (graph as { graph?: { nodes?: unknown } }).graph?.nodes;
+      return typeof nodes === "object" && nodes !== null ? Object.keys(nodes) : null;
     },
   };
 }

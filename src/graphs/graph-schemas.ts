@@ -46,7 +46,7 @@ function readersOf(module: Record<string, unknown>): SchemaReaders | null {
 export const OWN_SCHEMA_READERS: SchemaReaders = readersOf(ownSchemaHelpers as unknown as Record<string, unknown>)!;
 
 /** Node's codes for "no such package, or it does not export that path". */
-const NOT_FOUND_CODES = new Set(["ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
+export const NOT_FOUND_CODES = new Set(["ERR_MODULE_NOT_FOUND", "MODULE_NOT_FOUND", "ERR_PACKAGE_PATH_NOT_EXPORTED"]);
 
 /**
  * The schema helpers of the LangGraph copy a graph module was built with: reducer schemas and

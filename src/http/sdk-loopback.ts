@@ -20,8 +20,3 @@ export function registerSdkLoopback(app: Hono<HttpEnv>): () => void {
     if (registry[LOOPBACK_FETCH] === loopback) delete registry[LOOPBACK_FETCH];
   };
 }
-
-/** The registered loopback, for in-process deliveries (webhooks to this server's own paths). */
-export function registeredLoopback(): LoopbackFetch | null {
-  return (globalThis as unknown as Record<symbol, LoopbackFetch | undefined>)[LOOPBACK_FETCH] ?? null;
-}

@@ -88,7 +88,7 @@ export function updateCronFromWire(body: CronPatch): UpdateCronInput {
 }
 
 export function cronFilterFromWire(body: z.infer<typeof CronCountRequest>) {
-  return { assistantId: body.assistant_id, threadId: body.thread_id, enabled: body.enabled };
+  return { assistantId: body.assistant_id, threadId: body.thread_id, enabled: body.enabled, metadata: body.metadata };
 }
 
 export function searchCronsFromWire(body: z.infer<typeof CronSearchRequest>): SearchCronsInput {

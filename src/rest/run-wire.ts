@@ -1,34 +1,13 @@
 import type { JsonObject } from "../domain/json.js";
-import { describeRunKwargs, type Run, type StreamMode } from "../domain/run.js";
+import { describeRun, type RunDescription } from "../domain/run-description.js";
+import type { Run, StreamMode } from "../domain/run.js";
 import { DEFAULT_STREAM_MODES, runRequestOf, type RunCreateRequest } from "../domain/run-request.js";
 import type { RunCreate } from "./schemas/runs.js";
 
 /** A run as the LangGraph SDK's `Run` type has it, plus the kwargs it was created with. */
-export interface RunWire {
-  run_id: string;
-  thread_id: string;
-  assistant_id: string;
-  created_at: string;
-  updated_at: string;
-  status: Run["status"];
-  metadata: JsonObject;
-  multitask_strategy: Run["multitaskStrategy"];
-  kwargs: JsonObject;
-}
+export type RunWire = RunDescription;
 
-export function runToWire(run: Run): RunWire {
-  return {
-    run_id: run.runId,
-    thread_id: run.threadId,
-    assistant_id: run.assistantId,
-    created_at: run.createdAt.toISOString(),
-    updated_at: run.updatedAt.toISOString(),
-    status: run.status,
-    metadata: run.metadata,
-    multitask_strategy: run.multitaskStrategy,
-    kwargs: describeRunKwargs(run.kwargs),
-  };
-}
+export const runToWire: (run: Run) => RunWire = describeRun;
 
 /**
  * Maps a run request to the domain's draft and completes it there (runRequestOf: the rules and

@@ -109,6 +109,29 @@ export function threadStateToWire(state: ThreadState): ThreadStateWire {
   };
 }
 
+/**
+ * A state answered with only the `select`ed fields (all when none are): `values.<key>` answers
+ * `values` with that key alone, as LangGraph Platform does; a key the state lacks is left out.
+ */
+export function selectStateFields(wire: ThreadStateWire, select: readonly string[] | undefined): Partial<ThreadStateWire> {
+  if (!select?.length) return wire;
+  const selected: Partial<ThreadStateWire> = {};
+  const entries = wire as unknown as Record<string, unknown>;
+  for (const field of select) {
+    if (!field.startsWith("values.")) {
+      (selected as Record<string, unknown>)[field] = entries[field];
+      continue;
+    }
+    if (select.includes("values")) continue;
+    const key = field.slice("values.".length);
+    const values = (selected.values ?? {}) as Record<string, unknown>;
+    const state = wire.values as Record<string, unknown> | null;
+    if (state !== null && typeof state === "object" && Object.hasOwn(state, key)) values[key] = state[key];
+    selected.values = values;
+  }
+  return selected;
+}
+
 export function checkpointSelectorFromWire(body: z.infer<typeof CheckpointSchema> | undefined): CheckpointSelector {
   return {
     checkpointId: body?.checkpoint_id,

@@ -130,6 +130,6 @@ export function threadFilterFromWire(body: z.infer<typeof ThreadCountRequest>) {
 }
 
 export function searchThreadsFromWire(body: z.infer<typeof ThreadSearchRequest>): SearchThreadsInput {
-  const { ids, limit, offset, sort_by: sortBy, sort_order: sortOrder } = body;
-  return { ...threadFilterFromWire(body), ids, limit, offset, sortBy, sortOrder };
+  const { ids, limit, offset, sort_by: sortBy, sort_order: sortOrder, extract } = body;
+  return { ...threadFilterFromWire(body), ids, limit, offset, sortBy, sortOrder, extract };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import { retentionService } from "../services/retention.service.js";
+import { webhookDeliveriesService } from "../services/webhook-deliveries.service.js";
 
 export interface TtlSweeper {
   /** Stops the timers and waits for a sweep in progress. */
@@ -9,7 +10,8 @@ export interface TtlSweeper {
 
 /**
  * Sweeps expired store items every store.ttl.sweep_interval_minutes and expired threads every
- * checkpointer.ttl.sweep_interval_minutes (langgraph.json; hourly by default). Every process
+ * checkpointer.ttl.sweep_interval_minutes (langgraph.json; hourly by default), and webhook
+ * deliveries that gave up a week ago, hourly. Every process
  * runs one; the sweeps' advisory locks make exactly one of them delete at a time, so several
  * processes never remove a row twice or trip over each other.
  */
@@ -39,6 +41,7 @@ export function startTtlSweeper(runtime: HangarRuntime, log: Logger): TtlSweeper
   const timers = [
     every(runtime.deployment.store.ttl.sweepIntervalMinutes, "store items", () => retentionService.sweepExpiredStoreItems(ctx)),
     every(runtime.deployment.checkpointer.ttl.sweepIntervalMinutes, "threads", () => retentionService.sweepExpiredThreads(ctx)),
+    every(60, "webhook deliveries that gave up", () => webhookDeliveriesService.purgeGivenUp(ctx)),
   ];
   return {
     async close() {

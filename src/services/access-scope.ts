@@ -1,4 +1,4 @@
-import { authFiltersAsContainment } from "../auth/auth-filters.js";
+import { authFiltersAsContainment } from "../domain/auth-filter.js";
 import type { AuthAction, AuthResource } from "../auth/auth-types.js";
 import { authorize } from "../auth/authorize.js";
 import { ForbiddenError } from "../domain/errors.js";

@@ -6,7 +6,7 @@ import { listCronsOf } from "../db/sql/list-crons-of.js";
 import { listRunsOfCrons } from "../db/sql/list-runs-of-crons.js";
 import { countCrons, searchCrons, type CronFilter } from "../db/sql/search-crons.js";
 import { withTransaction } from "../db/tx.js";
-import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../cron/next-run.js";
+import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../domain/next-run.js";
 import type { SortOrder } from "../domain/assistant.js";
 import type { Cron, CronPayload, CronSortField, OnRunCompleted } from "../domain/cron.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -18,6 +18,7 @@ import { findAssistantForRun } from "./assistants.service.js";
 import { fireDueCrons, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
 import { inKeyOrder } from "./key-order.js";
 import { announceCancellations } from "./run-lifecycle/cancel-run.js";
+import { requireAllowedWebhook } from "./run-lifecycle/webhooks.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { withAuthUser } from "./run-auth-user.js";
@@ -55,6 +56,8 @@ export interface SearchCronsInput {
   assistantId?: string;
   threadId?: string;
   enabled?: boolean;
+  /** Crons whose metadata contains these key/value pairs. */
+  metadata?: JsonObject;
   limit: number;
   offset: number;
   sortBy?: CronSortField;
@@ -93,10 +96,10 @@ async function loadCron(
 
 /** The value `crons:search` handlers receive, in LangGraph's wire names. */
 function searchRequest(
-  filter: Pick<SearchCronsInput, "assistantId" | "threadId" | "enabled">,
+  filter: Pick<SearchCronsInput, "assistantId" | "threadId" | "enabled" | "metadata">,
   page: { limit?: number; offset?: number },
 ): Record<string, unknown> {
-  return { assistant_id: filter.assistantId, thread_id: filter.threadId, enabled: filter.enabled, ...page };
+  return { assistant_id: filter.assistantId, thread_id: filter.threadId, enabled: filter.enabled, metadata: filter.metadata, ...page };
 }
 
 function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void {
@@ -105,9 +108,10 @@ function requireFutureEndTime(endTime: Date | null | undefined, now: Date): void
   }
 }
 
-function requireValidPayload(payload: Partial<CronPayload> | undefined): void {
+function requireValidPayload(ctx: ServiceContext, payload: Partial<CronPayload> | undefined): void {
   const problem = payload ? cronPayloadProblem(payload) : null;
   if (problem) throw new InvalidInputError(problem);
+  requireAllowedWebhook(ctx, payload?.webhook);
 }
 
 /**
@@ -131,13 +135,14 @@ function firstSlot(cron: Pick<Cron, "schedule" | "timezone" | "endTime" | "enabl
  * nothing (an id that is neither a UUID nor a graph), which lists nothing rather than failing.
  */
 function filterOf(ctx: ServiceContext, input: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): CronFilter | null {
-  const { assistantId, threadId, enabled } = input;
+  const { assistantId, threadId, enabled, metadata } = input;
   if (threadId !== undefined && !isUuid(threadId)) return null;
   if (assistantId !== undefined && !ctx.graphs.has(assistantId) && !isUuid(assistantId)) return null;
   return {
     assistantId: assistantId === undefined ? undefined : ctx.graphs.has(assistantId) ? systemAssistantId(assistantId) : assistantId.toLowerCase(),
     threadId: threadId?.toLowerCase(),
     enabled,
+    metadata,
   };
 }
 
@@ -148,7 +153,7 @@ export const cronsService = {
     const schedule = normalizeSchedule(input.schedule);
     const timezone = normalizeTimezone(input.timezone ?? "UTC");
     requireFutureEndTime(input.endTime, now);
-    requireValidPayload(input.payload);
+    requireValidPayload(ctx, input.payload);
     const request = {
       payload: input.payload as unknown as Record<string, unknown>,
       schedule,
@@ -218,7 +223,7 @@ export const cronsService = {
     const schedule = input.schedule === undefined ? undefined : normalizeSchedule(input.schedule);
     const timezone = input.timezone === undefined ? undefined : normalizeTimezone(input.timezone);
     requireFutureEndTime(input.endTime, now);
-    requireValidPayload(input.payload);
+    requireValidPayload(ctx, input.payload);
     const request = { cron_id: cronId, payload: input.payload, schedule: input.schedule, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "crons", "update", request);
     const callerGaveMetadata = input.metadata !== undefined;
@@ -314,7 +319,7 @@ export const cronsService = {
 
   /**
    * The cron scheduler's tick: fires every due cron and says when the next one is due. Called on
-   * the main thread (the scheduler's worker thread only keeps the clock); its effects are then
+   * the scheduler's clock (cron/cron-scheduler.ts); its effects are then
    * announced with announceFiring.
    */
   fireDue(ctx: ServiceContext, options: { batchSize: number }): Promise<CronTick> {

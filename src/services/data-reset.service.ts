@@ -1,5 +1,11 @@
 import { withTransaction } from "../db/tx.js";
-import { deleteAllRuns, deleteAllStoreItems, deleteAllThreads, deleteUserAssistants } from "../db/sql/delete-all-data.js";
+import {
+  deleteAllRuns,
+  deleteAllStoreItems,
+  deleteAllThreads,
+  deleteAllWebhookDeliveries,
+  deleteUserAssistants,
+} from "../db/sql/delete-all-data.js";
 import { deleteAllCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
@@ -24,7 +30,10 @@ export const dataResetService = {
   async truncate(ctx: ServiceContext, flags: TruncateFlags): Promise<void> {
     requireOperator(ctx, "Truncating data");
     await withTransaction(ctx.db, async (manager) => {
-      if (flags.runs) await deleteAllRuns(manager);
+      if (flags.runs) {
+        await deleteAllRuns(manager);
+        await deleteAllWebhookDeliveries(manager);
+      }
       if (flags.threads) {
         const threadIds = await deleteAllThreads(manager);
         if (threadIds.length > 0 && !flags.checkpoints) await deleteThreadCheckpoints(manager, threadIds);

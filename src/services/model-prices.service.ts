@@ -9,42 +9,13 @@ import { updateTraceRunCosts } from "../db/sql/update-trace-run-costs.js";
 import { withTransaction } from "../db/tx.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid, newId } from "../domain/ids.js";
+import type { CreateModelPriceInput, ModelPriceRecord, RepriceRangeInput, UpdateModelPriceInput } from "../domain/model-price.js";
+import type { RunTimeInput } from "../domain/trace-run.js";
 import { parseRunTime, runTimeToEpochMs } from "../tracing/ingest/parse-run-time.js";
 import { computeCost } from "../tracing/pricing/compute-cost.js";
 import { matchPrice } from "../tracing/pricing/match-price.js";
-import type { ModelPrice } from "../tracing/pricing/model-price.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
-import type { RunTimeInput } from "./traces/trace-run.js";
-
-/** A price row: the pricing module's ModelPrice plus its display name and bookkeeping. */
-export interface ModelPriceRecord extends ModelPrice {
-  modelName: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Prices are USD per 1M tokens; numbers are accepted but decimal strings are exact. */
-export interface CreateModelPriceInput {
-  modelName: string;
-  matchPattern: string;
-  provider?: string | null;
-  inputPrice: string | number;
-  outputPrice: string | number;
-  inputDetailPrices?: Record<string, string | number>;
-  outputDetailPrices?: Record<string, string | number>;
-  /** Defaults to the epoch: the price applies at any time (old runs still change only when repriced). */
-  effectiveFrom?: Date | string;
-}
-
-export type UpdateModelPriceInput = Partial<CreateModelPriceInput>;
-
-export interface RepriceRangeInput {
-  from: RunTimeInput;
-  to: RunTimeInput;
-  /** A regular expression; only runs whose model name matches are repriced. */
-  modelPattern?: string;
-}
 
 // Ingestion prices every batch from this cache, so a batch costs no price query. Writes through
 // this service invalidate it at once; the TTL bounds how long another Hangar process sharing the

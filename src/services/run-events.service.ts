@@ -3,6 +3,9 @@ import type { RunStreamEvent, ThreadStreamMode } from "../domain/run-event.js";
 import type { Run } from "../domain/run.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
+import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
+import { readThreadEvents } from "../db/sql/read-thread-events.js";
+import { openThreadStream } from "../streaming/read-thread-stream.js";
 
 /** Most events one read returns; page on with `afterSeq` (a token-streaming run stores thousands). */
 export const MAX_RUN_EVENTS_PER_READ = 1000;
@@ -23,63 +26,40 @@ export const runEventsService = {
   },
 
   /**
-   * The live events of every run on a thread from now on, until `signal` aborts; NOT_FOUND for an
-   * unknown thread. The bus is subscribed before this resolves, so a run started after it resolves
-   * is seen from its first event. Nothing is replayed: a run's history is `list` (or its own stream).
-   * `threadModes` (LangGraph Platform's thread stream modes) also sends a `run_done` event when
-   * a run ends; without it only the runs' own events are sent.
+   * A thread's stream until `signal` aborts (NOT_FOUND for an unknown thread): its runs' events in
+   * stored order, each with its stream position as id, so ids grow across runs. Without
+   * `afterPosition` it starts now (the bus is subscribed before this resolves, so a run started
+   * after it resolves is seen from its first event); with one it first replays what is stored
+   * after it (Last-Event-ID). `threadModes` (LangGraph Platform's thread stream modes) choose the
+   * events (domain/run-event.ts); without them every run event is sent and nothing else.
    */
   async openThreadStream(
     ctx: ServiceContext,
-    request: { threadId: string; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[] },
+    request: { threadId: string; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[]; afterPosition?: number },
   ): Promise<AsyncGenerator<RunStreamEvent>> {
     const { threadId } = await threadsService.get(ctx, request.threadId);
     const modes = new Set(request.threadModes ?? []);
-    const sendsRunDone = modes.has("run_modes") || modes.has("lifecycle");
-    const isWanted = (event: RunStreamEvent) =>
-      modes.size === 0 ||
-      modes.has("run_modes") ||
-      (modes.has("lifecycle") && event.event === "metadata") ||
-      (modes.has("state_update") && event.event === "values");
-    const { signal } = request;
-    const pending: RunStreamEvent[] = [];
-    let wake: (() => void) | null = null;
-    const notify = () => {
-      wake?.();
-      wake = null;
-    };
-    const unsubscribe = ctx.streaming.bus.subscribeThread(threadId, (message) => {
-      // A run's end message only closes that run's streams; the thread's stream goes on.
-      if (message.kind === "end") {
-        if (!sendsRunDone) return;
-        const data = JSON.stringify({ run_id: message.runId, status: message.status });
-        pending.push({ runId: message.runId, threadId: message.threadId, seq: 0, event: "run_done", data });
-      } else if (isWanted(message.event)) {
-        pending.push(message.event);
-      } else {
-        return;
-      }
-      notify();
-    });
-    // Also on abort: a generator that is never iterated never reaches its `finally`.
-    const stop = () => {
-      unsubscribe();
-      notify();
-    };
-    if (signal.aborted) stop();
-    else signal.addEventListener("abort", stop, { once: true });
-
-    return (async function* drainThreadEvents() {
-      try {
-        while (!signal.aborted) {
-          const event = pending.shift();
-          if (event) yield event;
-          else await new Promise<void>((resolve) => (wake = resolve));
-        }
-      } finally {
-        unsubscribe();
-        signal.removeEventListener("abort", stop);
-      }
-    })();
+    const manager = ctx.db.dataSource.manager;
+    return openThreadStream(
+      {
+        bus: ctx.streaming.bus,
+        flushStored: () => ctx.streaming.store.flush(),
+        readAfter: (position, limit) => readThreadEvents(manager, threadId, position, limit),
+        lastPosition: () => lastThreadEventPosition(manager, threadId),
+      },
+      {
+        threadId,
+        afterPosition: request.afterPosition,
+        isWanted: (event) =>
+          modes.size === 0 ||
+          modes.has("run_modes") ||
+          (modes.has("lifecycle") && event.event === "metadata") ||
+          (modes.has("state_update") && event.event === "values"),
+        sendsRunDone: modes.has("run_modes") || modes.has("lifecycle"),
+        sendsThreadEvents: modes.has("state_update"),
+        signal: request.signal,
+      },
+    );
   },
+
 };

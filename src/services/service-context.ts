@@ -1,6 +1,7 @@
 import type { AuthUser, CustomAuthHandlers } from "../auth/auth-types.js";
 import type { Database } from "../db/database.js";
 import type { GraphRegistry } from "../graphs/graph-registry.js";
+import type { WebhookUrlPolicy } from "../domain/webhook.js";
 import type { Logger } from "../logger.js";
 import type { RunStreaming } from "../streaming/run-streaming.js";
 
@@ -28,4 +29,6 @@ export interface ServiceContext {
   streaming: RunStreaming;
   /** langgraph.json checkpointer.ttl: the TTL new threads get when they ask for none. */
   threadTtl?: { defaultTtlMinutes: number | null };
+  /** langgraph.json `webhooks.url` + HANGAR_WEBHOOK_ALLOWED_NETWORKS: where run webhooks may go. */
+  webhookPolicy?: WebhookUrlPolicy;
 }

@@ -1,7 +1,6 @@
 import { authorize } from "../auth/authorize.js";
-import { matchesAuthFilters } from "../auth/auth-filters.js";
-import type { AuthFilters } from "../auth/auth-types.js";
 import { EmbeddingProviderError } from "../db/hangar-store.js";
+import { matchesAuthFilters, type AuthFilters } from "../domain/auth-filter.js";
 import { ForbiddenError, InvalidInputError, UnavailableError } from "../domain/errors.js";
 import {
   parseStoreFilter,

@@ -1,4 +1,3 @@
-import { Command, Send } from "@langchain/langgraph";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -12,13 +11,13 @@ import {
   settledThreadStatus,
   type CheckpointSelector,
   type StateCheckpoint,
-  type StateCommand,
   type ThreadState,
   type ThreadSuperstep,
   type ThreadTask,
 } from "../domain/thread-state.js";
+import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
-import { toWireValue } from "../graphs/serialize-graph-value.js";
+import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 
@@ -227,15 +226,6 @@ async function readState(
   return toThreadState(await callGraph(() => graph.getState(config, { subgraphs: options.subgraphs ?? false })));
 }
 
-/** A superstep command as the graph's Command (LangGraph recognises Commands of any copy by shape). */
-function toGraphCommand(command: StateCommand): Command {
-  const targets = command.goto == null ? undefined : Array.isArray(command.goto) ? command.goto : [command.goto];
-  const goto = targets?.map((target) =>
-    isJsonObject(target) && typeof target.node === "string" ? new Send(target.node, target.input) : String(target),
-  );
-  return new Command({ update: command.update as never, resume: command.resume, goto });
-}
-
 /** A failed run's error as threads.error stores it: strings stay, errors become {error, message}. */
 function threadErrorOf(error: unknown): string | JsonObject | null {
   if (error == null) return null;
@@ -328,7 +318,10 @@ async function updateState(
   if (checkpoint?.checkpointId == null) {
     throw new Error(`updateState returned no checkpoint: ${JSON.stringify(toWireValue(next))}`);
   }
-  await syncThread(ctx, thread.threadId);
+  const synced = await syncThread(ctx, thread.threadId);
+  // The thread's stream (state_update mode) hears of it; there is no run, so no stored event.
+  const event = { runId: "", threadId: thread.threadId, seq: 0, event: "values", data: stringifyWireValue(synced.values) };
+  ctx.streaming.bus.publish({ kind: "event", event });
   return { checkpoint: { ...checkpoint, checkpointId: checkpoint.checkpointId } };
 }
 
@@ -388,7 +381,7 @@ async function applySupersteps(ctx: ServiceContext, threadId: string, supersteps
   const { graphId, graph } = await requireGraph(ctx, thread, "apply supersteps with");
   const steps = supersteps.map((step) => ({
     updates: step.updates.map((update) => ({
-      values: update.command ? toGraphCommand(update.command) : (update.values ?? null),
+      values: update.command ? toGraphCommand(ctx.graphs.libraryOf(graphId), update.command) : (update.values ?? null),
       asNode: update.asNode,
     })),
   }));

@@ -10,6 +10,7 @@ import { ConflictError, InvalidInputError, NotFoundError } from "../domain/error
 import { isUuid, newId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Thread, ThreadSortField } from "../domain/thread.js";
+import { extractFromThread, parseExtractPaths } from "../domain/thread-extract.js";
 import type { ThreadSuperstep } from "../domain/thread-state.js";
 import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { inKeyOrder } from "./key-order.js";
@@ -32,6 +33,8 @@ export interface SearchThreadsInput extends ThreadFilter {
   offset: number;
   sortBy?: ThreadSortField;
   sortOrder?: SortOrder;
+  /** alias → path: each thread found also carries `extracted` (domain/thread-extract.ts). */
+  extract?: Record<string, string>;
 }
 
 /** The value `threads:search` handlers receive, in LangGraph's wire names. */
@@ -219,11 +222,13 @@ export const threadsService = {
     return ids.map((id) => threads.filter((thread) => thread.metadata.assistant_id === id));
   },
 
-  async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Thread[]> {
-    const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
+  async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Array<Thread & { extracted?: JsonObject }>> {
+    const { limit, offset, sortBy = "created_at", sortOrder = "desc", extract, ...filter } = input;
     validateThreadIds(filter.ids);
+    const paths = extract === undefined ? undefined : parseExtractPaths(extract);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
-    return searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    const threads = await searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    return paths === undefined ? threads : threads.map((thread) => ({ ...thread, extracted: extractFromThread(thread, paths) }));
   },
 
   async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {

@@ -5,6 +5,7 @@ import { listTraceRunsOfTrace } from "../db/sql/list-trace-runs-of-trace.js";
 import { queryTraceRuns, type TraceRunFilter } from "../db/sql/query-trace-runs.js";
 import { sumTraceUsage } from "../db/sql/sum-trace-usage.js";
 import { countTraceRuns } from "../db/sql/count-trace-runs.js";
+import { selectTraceProjects } from "../db/sql/select-trace-projects.js";
 import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
@@ -17,13 +18,14 @@ import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
 import type {
   IngestTraceRunsInput,
   RunTimeInput,
+  TraceProject,
   TraceRun,
   TraceRunNode,
   TraceTree,
   UsageGrouping,
   UsageSummaryRow,
   UsageTotals,
-} from "./traces/trace-run.js";
+} from "../domain/trace-run.js";
 
 export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom" | "startTimeTo"> {
   startTimeFrom?: RunTimeInput;
@@ -37,6 +39,7 @@ export interface QueryTraceRunsInput extends Omit<TraceRunFilter, "startTimeFrom
   /** By start time, ties by id. Default newest first. */
   order?: "asc" | "desc";
 }
+
 
 export interface TraceRunPage {
   runs: TraceRun[];
@@ -78,6 +81,22 @@ export const tracesService = {
     const [run] = UUID.test(id) ? await getTraceRuns(ctx.db.dataSource.manager, [id.toLowerCase()]) : [];
     if (!run) throw new NotFoundError(`Trace run '${id}' not found`);
     return run;
+  },
+
+  /**
+   * Tracing projects (LangSmith "sessions"): a project is the runs recorded with one session id
+   * (ingest gives runs named only by session_name their name's id, domain/ids.ts).
+   */
+  async listProjects(ctx: ServiceContext, query: { name?: string; limit: number; offset: number }): Promise<TraceProject[]> {
+    requireOperator(ctx, "Traces");
+    return selectTraceProjects(ctx.db.dataSource.manager, query);
+  },
+
+  async getProject(ctx: ServiceContext, id: string): Promise<TraceProject> {
+    requireOperator(ctx, "Traces");
+    const [project] = UUID.test(id) ? await selectTraceProjects(ctx.db.dataSource.manager, { id: id.toLowerCase(), limit: 1, offset: 0 }) : [];
+    if (!project) throw new NotFoundError(`Tracing project '${id}' not found: no run was recorded into it`);
+    return project;
   },
 
   /** For DataLoaders: results in key order, null where a run does not exist. */

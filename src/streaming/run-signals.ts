@@ -129,7 +129,19 @@ export class RunSignals {
     return this.on("assistants-changed", listener);
   }
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter listeners are untyped
+  /**
+   * A finished run's webhook was queued in the outbox by this process: its webhook dispatcher
+   * delivers it now. In-process only: other processes' dispatchers find rows when they poll.
+   */
+  webhooksQueued(): void {
+    this.emitter.emit("webhooks-queued");
+  }
+
+  onWebhooksQueued(listener: () => void): () => void {
+    return this.on("webhooks-queued", listener);
+  }
+
+  // `any`: EventEmitter listeners are untyped.
   private on(name: string, listener: (...args: any[]) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);

@@ -1,3 +1,4 @@
+import { InvalidInputError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 
 const encoder = new TextEncoder();
@@ -6,11 +7,12 @@ const HEARTBEAT_MS = 15_000;
 
 /**
  * One SSE frame. Its `id` counts a run's events from 0 as LangGraph Platform does, i.e. seq - 1
- * (what Last-Event-ID sends back: see afterSeqOfLastEventId). Events that are not a run's own
- * (seq 0, such as a thread stream's run_done) have no id.
+ * (what Last-Event-ID sends back: see afterSeqOfLastEventId), unless it carries its own
+ * `streamId` (a thread stream's position). Events that are neither (seq 0, such as a thread
+ * stream's run_done) have no id.
  */
-export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data">): string {
-  const id = event.seq >= 1 ? `id: ${event.seq - 1}\n` : "";
+export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "data" | "streamId">): string {
+  const id = event.streamId !== undefined ? `id: ${event.streamId}\n` : event.seq >= 1 ? `id: ${event.seq - 1}\n` : "";
   return `event: ${event.event}\ndata: ${event.data}\n${id}\n`;
 }
 
@@ -18,6 +20,18 @@ export function formatSseEvent(event: Pick<RunStreamEvent, "seq" | "event" | "da
 export function afterSeqOfLastEventId(header: string | undefined): number {
   if (header === undefined || !/^\d+$/.test(header.trim())) return 0;
   return Number.parseInt(header, 10) + 1;
+}
+
+/**
+ * A thread stream's Last-Event-ID: the position to replay after; "-" (LangGraph Platform's "from
+ * the beginning") and "-1" (what the SDK's stream hooks send) replay everything; absent: no replay.
+ */
+export function threadStreamPositionOf(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  const value = header.trim();
+  if (value === "-" || value === "-1") return 0;
+  if (!/^\d+$/.test(value)) throw new InvalidInputError(`Last-Event-ID '${value}' is not an event id of a thread stream (a number, or "-" for all)`);
+  return Number(value);
 }
 
 /**

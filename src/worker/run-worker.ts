@@ -9,7 +9,7 @@ import { RUN_LEASE_MS, type Run } from "../domain/run.js";
 import type { ServiceContext } from "../services/service-context.js";
 import type { AbortReason } from "../services/run-lifecycle/execute-run.js";
 import { attemptRun } from "../services/run-lifecycle/run-attempt.js";
-import type { TraceRecorder } from "../tracing/trace-recorder.js";
+import type { TraceRecorder } from "../services/traces/trace-recorder.js";
 
 export interface RunWorkerOptions {
   /** Runs executed at the same time by this process. */
@@ -207,8 +207,7 @@ export class RunWorker {
     try {
       const runIds = [...this.active.keys()];
       if (runIds.length > 0) {
-        const now = this.ctx.now();
-        const held = await renewRunLeases(manager, { workerId: this.workerId, runIds, leaseMs: this.leaseMs, now });
+        const held = await renewRunLeases(manager, { workerId: this.workerId, runIds, leaseMs: this.leaseMs });
         const heldIds = new Set(held.map((lease) => lease.runId));
         for (const runId of runIds) if (!heldIds.has(runId)) this.abort(runId, "lease-lost");
         for (const lease of held) if (lease.cancelAction) this.abort(lease.runId, lease.cancelAction);

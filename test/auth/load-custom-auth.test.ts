@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCustomAuth } from "../../src/auth/load-custom-auth.js";
@@ -37,6 +36,12 @@ describe("loadCustomAuth", () => {
     expect(Object.keys(handlers?.callbacks ?? {})).toEqual(["threads:create"]);
   });
 
+  it("keeps authenticate results when auth.cache is set", async () => {
+    const handlers = await deployment({ auth: { path: "./auth.ts:auth", cache: { ttl_seconds: 5 } } }, { "auth.ts": AUTH_MODULE }).load();
+    expect(handlers?.resultCache).toBeDefined();
+    expect((await deployment({ auth: { path: "./auth.ts:auth" } }, { "auth.ts": AUTH_MODULE }).load())?.resultCache).toBeUndefined();
+  });
+
   it("returns null without auth, or with auth settings but no path", async () => {
     expect(await deployment({}).load()).toBeNull();
     expect(await deployment({ auth: { disable_studio_auth: true } }).load()).toBeNull();
@@ -51,7 +56,10 @@ describe("loadCustomAuth", () => {
   });
 
   it("refuses auth settings it does not implement, naming the key", async () => {
-    await expect(deployment({ auth: { path: "./auth.ts:auth", cache: { ttl_seconds: 5 } } }).load()).rejects.toThrow(/auth: .*cache/);
+    await expect(deployment({ auth: { path: "./auth.ts:auth", cache: { ttl_seconds: 5, evict: "lru" } } }).load()).rejects.toThrow(
+      /auth\.cache: .*evict/,
+    );
+    await expect(deployment({ auth: { path: "./auth.ts:auth", sessions: true } }).load()).rejects.toThrow(/auth: .*sessions/);
     await expect(deployment({ auth: "./auth.ts:auth" }).load()).rejects.toThrow(/auth/);
   });
 });
@@ -66,5 +74,13 @@ describe("reviewDeploymentKeys", () => {
       "node_version (a build setting of langgraph-cli)",
       "http.mount_prefix (not implemented by Hangar)",
     ]);
+  });
+
+  it("honours webhooks, and refuses to start with encryption rather than keep data in clear", () => {
+    const review = reviewDeploymentKeys(
+      deployment({ webhooks: { url: { require_https: true } }, encryption: { path: "./encryption.ts:encryption" } }).parsed,
+    );
+    expect(review.ignored).toEqual([]);
+    expect(review.refused).toEqual([expect.stringMatching(/^encryption .*not supported yet; refusing to start with data in clear/)]);
   });
 });

@@ -55,6 +55,7 @@ export const REST_CASES: RestCase[] = [
   { route: "POST /threads/:thread_id/state", path: (f) => `${thread(f)}/state`, body: () => ({ values: input, as_node: "echo" }), refusedBy: "handler" },
   { route: "PATCH /threads/:thread_id/state", path: (f) => `${thread(f)}/state`, body: () => ({ metadata: { x: 1 } }), refusedBy: "handler" },
   { route: "POST /threads/:thread_id/history", path: (f) => `${thread(f)}/history`, body: () => ({}), refusedBy: "handler" },
+  { route: "GET /threads/:thread_id/history", path: (f) => `${thread(f)}/history`, refusedBy: "handler" },
   ...["", "/stream", "/wait"].map((suffix) => ({
     route: `POST /threads/:thread_id/runs${suffix}`,
     path: (f: Fixture) => `${thread(f)}/runs${suffix}`,
@@ -102,6 +103,10 @@ export const REST_CASES: RestCase[] = [
   { route: "PATCH /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, body: () => ({ outputs: {} }), refusedBy: "operator" },
   { route: "GET /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, refusedBy: "operator" },
   { route: "POST /tracing/runs/query", path: () => "/tracing/runs/query", body: () => ({}), refusedBy: "operator" },
+  { route: "GET /tracing/api/v2/runs/:run_id", path: () => `/tracing/api/v2/runs/${randomUUID()}?project_id=${randomUUID()}`, refusedBy: "operator" },
+  { route: "POST /tracing/api/v2/runs/query", path: () => "/tracing/api/v2/runs/query", body: () => ({}), refusedBy: "operator" },
+  { route: "GET /tracing/sessions", path: () => "/tracing/sessions?name=x", refusedBy: "operator" },
+  { route: "GET /tracing/sessions/:session_id", path: () => `/tracing/sessions/${randomUUID()}`, refusedBy: "operator" },
   // A2A: reading the assistant (assistants:read) comes first, before any message is read.
   { route: "GET /a2a/:assistant_id/.well-known/agent-card.json", path: (f) => `/a2a/${f.assistant.assistant_id}/.well-known/agent-card.json`, refusedBy: "handler" },
   { route: "GET /a2a/:assistant_id/.well-known/agent.json", path: (f) => `/a2a/${f.assistant.assistant_id}/.well-known/agent.json`, refusedBy: "handler" },

@@ -29,7 +29,8 @@ async function restDetail(path: string, body: unknown): Promise<string> {
 
 describe("one rule set for every transport's run request", () => {
   const runCases = [
-    { name: "input and command", rest: { input: { a: 1 }, command: { resume: 1 } }, graphql: { input: { a: 1 }, command: { resume: 1 } } },
+    { name: "an empty command", rest: { input: { a: 1 }, command: { resume: null } }, graphql: { input: { a: 1 }, command: { resume: null } } },
+    { name: "a command update that is no state", rest: { command: { update: "x" } }, graphql: { command: { update: "x" } } },
     { name: "after_seconds below 0", rest: { after_seconds: -1 }, graphql: { afterSeconds: -1 } },
     { name: "after_seconds past a year", rest: { after_seconds: 31_536_001 }, graphql: { afterSeconds: 31_536_001 } },
     { name: "a webhook that is no http(s) URL", rest: { webhook: "ftp://example.com/hook" }, graphql: { webhook: "ftp://example.com/hook" } },

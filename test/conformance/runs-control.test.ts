@@ -16,7 +16,9 @@ const contents = (values: unknown) => ((values as { messages: Array<{ content: s
 describe("run control through the SDK", () => {
   it("cancels a running run (interrupt, wait): finished steps stay in the thread", async () => {
     const thread = await server.client.threads.create();
-    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
+    // Steps of 1.5 s: the cancel must land while the second step runs, even on a loaded machine
+    // (with 200 ms the run sometimes finished first). The wait honours the abort, so it costs nothing more.
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 1500 } });
     // Cancelled while its second step runs: right after the first step's values were streamed.
     await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true);
@@ -28,7 +30,7 @@ describe("run control through the SDK", () => {
 
   it("cancels with rollback: the run and its writes are deleted", async () => {
     const thread = await server.client.threads.create();
-    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 200 } });
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: human("go"), context: { step_ms: 1500 } });
     await untilRunValues(server.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await server.client.runs.cancel(thread.thread_id, run.run_id, true, "rollback");
     await expect(server.client.runs.get(thread.thread_id, run.run_id)).rejects.toThrow(/404/);
@@ -127,7 +129,7 @@ describe("run control through the SDK", () => {
       {},
       { assistant_id: "echo", stream_mode: ["nope"] },
       { assistant_id: "echo", multitask_strategy: "sometimes" },
-      { assistant_id: "echo", input: {}, command: { resume: 1 } },
+      { assistant_id: "echo", input: {}, command: {} },
       { assistant_id: "echo", webhook: "not a url" },
       { assistant_id: "echo", after_seconds: -1 },
     ]) {
@@ -163,40 +165,6 @@ describe("deleting a thread with a running run", () => {
     const deadline = Date.now() + 400;
     while (server.hangar.worker!.activeRunCount > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(server.hangar.worker!.activeRunCount).toBe(0);
-  });
-});
-
-describe("webhooks", () => {
-  it("POSTs the finished run to the webhook URL, retrying a failing receiver", async () => {
-    const { createServer } = await import("node:http");
-    const received: Array<{ run_id: string; status: string }> = [];
-    let calls = 0;
-    const receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => (body += chunk));
-      request.on("end", () => {
-        calls += 1;
-        if (calls === 1) return void response.writeHead(503).end(); // first delivery fails
-        received.push(JSON.parse(body));
-        response.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    const { port } = receiver.address() as { port: number };
-    try {
-      const thread = await server.client.threads.create();
-      const run = await server.client.runs.create(thread.thread_id, "echo", {
-        input: human("hook"),
-        webhook: `http://127.0.0.1:${port}/done`,
-      });
-      await server.client.runs.join(thread.thread_id, run.run_id);
-      const deadline = Date.now() + 5_000;
-      while (received.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(received).toEqual([expect.objectContaining({ run_id: run.run_id, status: "success", thread_id: thread.thread_id })]);
-      expect(calls).toBe(2);
-    } finally {
-      receiver.close();
-    }
   });
 });
 

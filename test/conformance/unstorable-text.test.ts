@@ -98,6 +98,7 @@ const REST_CASES: RestCase[] = [
   { route: "POST /tracing/runs/multipart", path: () => "/tracing/runs/multipart", body: (bad) => traceRun(bad), multipart: true },
   { route: "PATCH /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, body: (bad) => ({ outputs: { text: bad } }) },
   { route: "POST /tracing/runs/query", path: () => "/tracing/runs/query", body: (bad) => ({ metadata: { note: bad } }) },
+  { route: "POST /tracing/api/v2/runs/query", path: () => "/tracing/api/v2/runs/query", body: (bad) => ({ filter: `eq(name, "${bad}")` }) },
   { route: "PUT /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes", bad], key: "k", value: { text: bad } }) },
   { route: "DELETE /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes"], key: bad }) },
   { route: "POST /store/items/search", path: () => "/store/items/search", body: (bad) => ({ namespace_prefix: ["notes"], filter: { text: bad } }) },

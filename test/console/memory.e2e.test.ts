@@ -66,7 +66,7 @@ describe("the console's memory page", () => {
     await namespaceButton("users.alice.memories").waitFor();
     await itemButton("users.alice", "profile").click();
     await expect.poll(shownValue).toEqual({ name: "Alice", city: "Lyon" });
-    expect(await itemPanel().getByTestId("item-expiry").textContent()).toMatch(/^in 2 h \(/);
+    await expect.poll(() => itemPanel().getByTestId("item-expiry").textContent()).toMatch(/^in 2 h \(/);
 
     await openNamespace("users.alice.memories");
     await itemButton("users.alice.memories", "food").click();
@@ -122,11 +122,12 @@ describe("the console's memory page", () => {
     await expect.poll(shownValue).toEqual({ name: "Alice", city: "Lyon" });
     await itemPanel().getByRole("button", { name: "Edit" }).click();
     const editor = itemPanel().getByRole("form", { name: "Edit item" });
-    expect(Number(await editor.getByLabel("TTL in minutes").inputValue())).toBeGreaterThan(118);
+    // The form is filled from the item once it has loaded: wait for the TTL rather than read it once.
+    await expect.poll(async () => Number(await editor.getByLabel("TTL in minutes").inputValue())).toBeGreaterThan(118);
     await editor.getByLabel("Value").fill('{"name": "Alice", "city": "Paris"}');
     await editor.getByRole("button", { name: "Save" }).click();
     await expect.poll(shownValue).toEqual({ name: "Alice", city: "Paris" });
-    expect(await itemPanel().getByTestId("item-expiry").textContent()).toMatch(/^in 2 h \(/);
+    await expect.poll(() => itemPanel().getByTestId("item-expiry").textContent()).toMatch(/^in 2 h \(/);
     expect((await server.client.store.getItem(["users", "alice"], "profile"))?.value).toEqual({ name: "Alice", city: "Paris" });
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { TickSummary } from "../../src/cron/scheduler-protocol.js";
+import type { TickSummary } from "../../src/cron/cron-scheduler.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { makeCronsDue, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";

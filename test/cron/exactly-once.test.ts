@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
 import { makeCronsDue, runsPerCron, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
-// Two Hangar processes' schedulers (each its own Bree clock thread and pool) on one database.
+// Two Hangar processes' schedulers (each its own clock and pool) on one database.
 // Every slot must become exactly one run, whichever scheduler claims it. A small batch size makes
 // both claim in parallel, several transactions per round.
 const CRONS = 40;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeCronsDue, runsPerCron, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
-// Firing through the real scheduler (Bree clock thread, claim SQL, NOTIFY wake-ups) and the real
+// Firing through the real scheduler (its clock, claim SQL, NOTIFY wake-ups) and the real
 // run worker. Instead of waiting for wall-clock slots, tests move a cron's next_run_date to now
 // in SQL, as if its slot had come; the crons trigger's NOTIFY wakes the scheduler.
 let server: TestServer;

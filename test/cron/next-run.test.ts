@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../../src/cron/next-run.js";
+import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../../src/domain/next-run.js";
 
 // Every instant is explicit: the module has no clock, `after` is the injected "now".
 const at = (iso: string) => new Date(iso);

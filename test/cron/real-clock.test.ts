@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
-// The one test on the wall clock: nothing is forced due in SQL. The scheduler's clock thread
+// The one test on the wall clock: nothing is forced due in SQL. The scheduler's clock
 // sleeps until the next minute boundary and fires `* * * * *` crons there (at most ~60 s away).
 let server: TestServer;
 beforeAll(async () => {

@@ -79,6 +79,7 @@ describe("the run queue's statements, batched across requests", () => {
         error: status === "error" ? { error: "Boom", message: "it broke" } : null,
         now,
         thread: { threadId, values: values as never, interrupts: {}, status: status === "error" ? "error" : "idle", error: null },
+        webhook: null,
       });
 
     settleStatements = 0;

@@ -210,7 +210,17 @@ CREATE TABLE public.run_events (
     seq integer NOT NULL,
     event text NOT NULL,
     data text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    stream_position bigint NOT NULL
+);
+
+ALTER TABLE public.run_events ALTER COLUMN stream_position ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.run_events_stream_position_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 CREATE TABLE public.runs (
@@ -321,6 +331,18 @@ CREATE TABLE public.trace_runs (
     CONSTRAINT trace_runs_cost_source_check CHECK ((cost_source = ANY (ARRAY['explicit'::text, 'price-table'::text, 'none'::text])))
 );
 
+CREATE TABLE public.webhook_deliveries (
+    delivery_id uuid DEFAULT gen_random_uuid() NOT NULL,
+    run_id uuid NOT NULL,
+    url text NOT NULL,
+    body text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_error text,
+    gave_up_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
 ALTER TABLE ONLY public.hangar_migrations ALTER COLUMN id SET DEFAULT nextval('public.hangar_migrations_id_seq'::regclass);
 
 ALTER TABLE ONLY public.hangar_migrations
@@ -364,6 +386,9 @@ ALTER TABLE ONLY public.threads
 
 ALTER TABLE ONLY public.trace_runs
     ADD CONSTRAINT trace_runs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (delivery_id);
 
 CREATE INDEX assistants_created_at_idx ON public.assistants USING btree (created_at, assistant_id);
 
@@ -422,6 +447,8 @@ CREATE INDEX trace_runs_start_time_idx ON public.trace_runs USING btree (start_t
 CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_id, start_time) WHERE (thread_id IS NOT NULL);
 
 CREATE INDEX trace_runs_trace_id_idx ON public.trace_runs USING btree (trace_id, dotted_order);
+
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (gave_up_at IS NULL);
 
 CREATE TRIGGER assistants_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.assistants FOR EACH STATEMENT EXECUTE FUNCTION public.hangar_announce_assistant_change();
 

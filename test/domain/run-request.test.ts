@@ -18,8 +18,8 @@ describe("runRequestProblem: the rules every transport's run request goes throug
     ["input alone", { input: { messages: [] } }, null],
     ["command alone", { command: { resume: 1 } }, null],
     ["input null with a command (null is not given)", { input: null, command: { resume: 1 } }, null],
-    ["input and command", { input: {}, command: { resume: 1 } }, /^send either input or command, not both$/],
-    ["input and an empty command", { input: "x", command: {} }, /either input or command/],
+    ["input and command (the command wins)", { input: {}, command: { resume: 1 } }, null],
+    ["input and an empty command", { input: "x", command: {} }, /^command is empty: give resume \(not null\), update or goto$/],
     ["after_seconds 0", { afterSeconds: 0 }, null],
     ["after_seconds a year", { afterSeconds: MAX_AFTER_SECONDS }, null],
     ["after_seconds fractional", { afterSeconds: 0.5 }, null],
@@ -32,7 +32,7 @@ describe("runRequestProblem: the rules every transport's run request goes throug
     ["protocol-relative webhook", { webhook: "//evil.example/hook" }, /^webhook must be an http\(s\) URL/],
     ["ftp webhook", { webhook: "ftp://example.com/hook" }, /^webhook must be an http\(s\) URL/],
     ["not a URL", { webhook: "not a url" }, /^webhook must be an http\(s\) URL/],
-    ["the first rule broken is named", { input: 1, command: { goto: "x" }, afterSeconds: -1 }, /either input or command/],
+    ["the first rule broken is named", { command: { goto: 1 }, afterSeconds: -1 }, /^command\.goto must be a node name/],
   ];
   it.each(cases)("%s", (_name, fields, problem) => {
     const draft = { ...base, ...fields };
@@ -98,6 +98,13 @@ describe("runRequestOf: defaults for what was not given", () => {
       onCompletion: "keep",
       durability: "exit",
     });
+  });
+
+  it("keeps a command, normalized, and no input beside it: the command wins", () => {
+    const request = runRequestOf({ ...base, input: {}, command: { resume: { decisions: [] }, goto: { node: "n", args: 1 } } });
+    expect(request.input).toBeNull();
+    expect(request.command).toEqual({ resume: { decisions: [] }, goto: { node: "n", input: 1 } });
+    expect(runRequestOf({ ...base, input: { a: 1 } })).toMatchObject({ input: { a: 1 }, command: null });
   });
 
   it("keeps an empty stream mode list as given (REST's stream_mode: [])", () => {

@@ -112,7 +112,7 @@ describe("createRun", () => {
     const cases = [
       [{ threadId, assistantId: "no-such-graph" }, "NOT_FOUND"],
       [{ threadId: "00000000-0000-4000-8000-000000000000", assistantId: "echo" }, "NOT_FOUND"],
-      [{ threadId, assistantId: "echo", input: {}, command: { resume: 1 } }, "INVALID_INPUT"],
+      [{ threadId, assistantId: "echo", input: {}, command: { goto: [] } }, "INVALID_INPUT"],
       [{ threadId, assistantId: "echo", webhook: "ftp://example.com/hook" }, "INVALID_INPUT"],
       [{ threadId, assistantId: "echo", afterSeconds: -1 }, "INVALID_INPUT"],
     ] as const;

@@ -2,8 +2,9 @@ import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlink
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { StateGraph } from "@langchain/langgraph";
+import { Command, Send, StateGraph } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toGraphCommand } from "../../src/graphs/graph-library.js";
 import { loadGraphRegistry, type GraphRegistry } from "../../src/graphs/graph-registry.js";
 import { createRecordingLog } from "./registry-test-helpers.js";
 
@@ -83,6 +84,18 @@ describe("a deployment that resolves its own copy of @langchain/langgraph", () =
     const copyUrl = pathToFileURL(path.join(root, "node_modules/@langchain/langgraph")).href;
     expect(result.messages).toHaveLength(2);
     expect(String(result.messages[1].content)).toMatch(new RegExp(`^${copyUrl}/.*\\?$`));
+  });
+
+  it("builds commands from the copy: a Send in goto runs (LangGraph checks it with instanceof)", async () => {
+    const library = registry.libraryOf("foreign");
+    expect(library.Command).not.toBe(Command);
+    expect(library.Send).not.toBe(Send);
+    const graph = await registry.resolve("foreign");
+    const command = toGraphCommand(library, { goto: [{ node: "reply", input: { messages: [] } }] });
+    const result = (await graph.invoke(command, { context: { suffix: "." } })) as { messages: Array<{ content: unknown }> };
+    expect(String(result.messages.at(-1)?.content)).toMatch(/\.$/);
+    // Ours is refused by the copy, which is what the deployment would get without this.
+    await expect(graph.invoke(new Command({ goto: [new Send("reply", { messages: [] })] }))).rejects.toThrow(/expected Send or string/);
   });
 
   it("serves schemas, including the copy's reducer metadata", async () => {

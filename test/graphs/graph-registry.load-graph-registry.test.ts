@@ -1,3 +1,4 @@
+import { Command, Send } from "@langchain/langgraph";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GraphLoadError, loadGraphRegistry, type GraphRegistry } from "../../src/graphs/graph-registry.js";
 import { createRecordingLog, fixturePath } from "./registry-test-helpers.js";
@@ -44,6 +45,14 @@ describe("loadGraphRegistry", () => {
     const fromConfig = await registry.resolve("factory", { config: { configurable: { name: "hangar" } } });
     await expect(fromConfig.invoke({})).resolves.toEqual({ greeting: "hello hangar" });
     expect(fromConfig).not.toBe(fromDefault);
+  });
+
+  it("lists node names (a factory's from the graph it builds) and the graph's LangGraph classes", async () => {
+    expect(await registry.nodeNames("compiled")).toEqual(["__start__", "child", "finish"]);
+    expect(await registry.nodeNames("builder")).toEqual(["__start__", "increment"]);
+    expect(await registry.nodeNames("factory", { config: { configurable: { name: "x" } } })).toEqual(["__start__", "greet"]);
+    // These modules resolve the server's own copy, which they share.
+    expect(registry.libraryOf("compiled")).toEqual({ Command, Send });
   });
 
   it("attaches checkpointer and store to the resolved graph", async () => {

@@ -2,7 +2,7 @@ import pg from "pg";
 import { openDatabase } from "../../src/db/database.js";
 import { migrateDatabase } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/logger.js";
-import { adminUrl, databaseUrlFor, templateDatabase } from "./postgres-urls.js";
+import { adminUrl, databaseUrlFor, templateDatabase, testDatabasePrefix } from "./postgres-urls.js";
 
 /**
  * Runs once per `vitest run`: builds a migrated template database that every test file clones
@@ -29,7 +29,20 @@ export default async function setup(): Promise<() => Promise<void>> {
   return async () => {
     const cleanup = new pg.Client({ connectionString: adminUrl() });
     await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
-    await cleanup.end();
+    try {
+      await cleanup.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).catch(() => undefined);
+      // Every file drops the databases it made (startTestServer's close, or its own drop). Any
+      // left is a leak: dropped here, and the run fails naming them.
+      const leaked = await cleanup.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname",
+        [testDatabasePrefix()],
+      );
+      for (const { datname } of leaked.rows) await cleanup.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      if (leaked.rows.length > 0) {
+        throw new Error(`test files left ${leaked.rows.length} database(s) behind: ${leaked.rows.map((row) => row.datname).join(", ")}`);
+      }
+    } finally {
+      await cleanup.end();
+    }
   };
 }

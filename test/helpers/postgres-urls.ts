@@ -15,6 +15,14 @@ export function templateDatabase(): string {
   return name;
 }
 
+/**
+ * The prefix of this run's per-file databases (test-database.ts): global-setup's teardown finds
+ * the ones a file left behind by it and fails the run.
+ */
+export function testDatabasePrefix(): string {
+  return templateDatabase().replace("_template_", "_run_") + "_";
+}
+
 export function databaseUrlFor(database: string): string {
   const url = new URL(BASE_URL);
   url.pathname = `/${database}`;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { adminUrl, databaseUrlFor, templateDatabase } from "./postgres-urls.js";
+import { adminUrl, databaseUrlFor, templateDatabase, testDatabasePrefix } from "./postgres-urls.js";
 
 export interface TestDatabase {
   url: string;
@@ -10,7 +10,7 @@ export interface TestDatabase {
 
 /** A fresh, migrated database cloned from the template built in global-setup.ts. */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `hangar_test_${randomBytes(6).toString("hex")}`;
+  const name = `${testDatabasePrefix()}${randomBytes(6).toString("hex")}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase()}`));
   return {
     url: databaseUrlFor(name),

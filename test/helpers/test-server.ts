@@ -38,6 +38,17 @@ export interface TestServerOptions {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
+  try {
+    return await startOnDatabase(options, database, ownsDatabase);
+  } catch (error) {
+    // A server that failed to start (bad config, a deployment that does not load) leaves no
+    // database behind: the test files that expect such failures would otherwise leak one each.
+    if (ownsDatabase) await database.drop();
+    throw error;
+  }
+}
+
+async function startOnDatabase(options: TestServerOptions, database: TestDatabase, ownsDatabase: boolean): Promise<TestServer> {
   const config = loadConfig(
     {
       DATABASE_URL: database.url,

@@ -1,6 +1,6 @@
-import { gzipSync } from "node:zlib";
+import { gzipSync, zstdCompressSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { decodeBody, UnsupportedEncodingError } from "../../src/tracing/ingest/decode-body.js";
+import { decodeBody, DecodedBodyTooLargeError, UnsupportedEncodingError } from "../../src/tracing/ingest/decode-body.js";
 import { MultipartSyntaxError, multipartBoundary, splitMultipart } from "../../src/tracing/ingest/multipart-body.js";
 import { collectMultipartRuns, MultipartRunsError } from "../../src/tracing/ingest/multipart-runs.js";
 
@@ -71,9 +71,12 @@ describe("multipart ingestion parts", () => {
     expect(() => splitMultipart(whole.subarray(0, whole.length - 20), BOUNDARY)).toThrow(MultipartSyntaxError);
   });
 
-  it("decodes gzip bodies and refuses zstd (Node 20 has no zstd)", async () => {
+  it("decodes gzip and zstd bodies, bounds what they inflate to, and refuses unknown encodings", async () => {
     const plain = body([{ name: `post.${RUN_ID}`, data: "{}" }]);
     expect(await decodeBody(gzipSync(plain), "gzip", 1 << 20)).toEqual(plain);
+    expect(await decodeBody(zstdCompressSync(plain), "zstd", 1 << 20)).toEqual(plain);
+    await expect(decodeBody(zstdCompressSync(Buffer.alloc(1 << 20)), "zstd", 1 << 10)).rejects.toThrow(DecodedBodyTooLargeError);
     await expect(decodeBody(plain, "zstd", 1 << 20)).rejects.toThrow(UnsupportedEncodingError);
+    await expect(decodeBody(plain, "compress", 1 << 20)).rejects.toThrow(UnsupportedEncodingError);
   });
 });

@@ -104,9 +104,9 @@ describe("POST /tracing/runs/query", () => {
     expect(seen).toEqual([other, tool, llmB, llmA, traceId]);
   });
 
-  it("returns only the selected fields, plus id", async () => {
+  it("returns only the selected fields, plus id and parent_run_id (as LangSmith does)", async () => {
     const { runs } = await query({ trace: traceId, select: ["name", "total_cost"], limit: 1 });
-    expect(runs).toEqual([{ id: tool, name: "search", total_cost: null }]);
+    expect(runs).toEqual([{ id: tool, parent_run_id: llmA, name: "search", total_cost: null }]);
   });
 
   it("refuses unsupported and malformed filters with 422", async () => {

@@ -18,7 +18,7 @@ const CLAIM_RUNS = preparedStatement(
      FOR UPDATE SKIP LOCKED
    )
    UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
-     lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000), updated_at = $3
+     lease_expires_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = $3
    FROM locked WHERE runs.run_id = locked.run_id
    RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")},
      NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.thread_id = runs.thread_id::text) AS thread_is_empty`,
@@ -32,6 +32,10 @@ const CLAIM_RUNS = preparedStatement(
  * with SKIP LOCKED so concurrent claimers on other processes take disjoint sets without waiting.
  * If two claimers still pick different runs of the same thread, the partial unique index
  * runs_one_running_per_thread rejects the second (23505) and the caller simply claims again.
+ *
+ * The lease's expiry is on the database's clock (`now()`), like every lease comparison
+ * (renew-run-leases.ts, requeue-expired-runs.ts): hosts whose clocks drift apart must not take
+ * each other's live runs. `run_after` and `updated_at` stay on the creating process's clock.
  *
  * Each claimed run says whether its thread has no checkpoint yet: then the run's opening
  * checkpoint read is known to find nothing (see db/run-checkpoint-memory.ts).

@@ -13,6 +13,11 @@ export async function deleteAllRuns(manager: EntityManager): Promise<void> {
   await manager.query("DELETE FROM runs");
 }
 
+/** Every queued or given-up webhook delivery (they belong to runs). */
+export async function deleteAllWebhookDeliveries(manager: EntityManager): Promise<void> {
+  await manager.query("DELETE FROM webhook_deliveries");
+}
+
 /** Every thread (runs and thread crons cascade); returns their ids, for their checkpoints. */
 export async function deleteAllThreads(manager: EntityManager): Promise<string[]> {
   const { rows } = await runStatement<{ thread_id: string }>(manager, "DELETE FROM threads RETURNING thread_id", []);

@@ -1,4 +1,4 @@
-import type { AuthFilters } from "../../auth/auth-types.js";
+import type { AuthFilters } from "../../domain/auth-filter.js";
 import { matchesAccessFilters, SqlParameters, type SqlClient } from "./store-sql.js";
 
 /** Deletes the item (with its embeddings, by cascade) when `access` matches it; locks that row. */

@@ -1,4 +1,4 @@
-import type { AuthFilters } from "../../auth/auth-types.js";
+import type { AuthFilters } from "../../domain/auth-filter.js";
 import { ITEM_IS_LIVE, matchesAccessFilters, SqlParameters, STORE_ITEM_COLUMNS, type SqlClient, type StoreItemRow } from "./store-sql.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { ModelPriceRecord } from "../../services/model-prices.service.js";
+import type { ModelPriceRecord } from "../../domain/model-price.js";
 import { MODEL_PRICE_SELECT, modelPriceFromRow } from "./model-price-columns.js";
 
 export type ModelPriceValues = Omit<ModelPriceRecord, "createdAt" | "updatedAt">;

@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { TraceRun } from "../../services/traces/trace-run.js";
+import type { TraceRun } from "../../domain/trace-run.js";
 import { TRACE_RUN_SELECT, traceRunFromRow } from "./trace-run-columns.js";
 
 /** The direct children of the given runs, in execution order. One query for all parents. Reads only. */

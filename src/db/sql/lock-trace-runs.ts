@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { TraceRunRecord } from "../../services/traces/trace-run.js";
+import type { TraceRunRecord } from "../../domain/trace-run.js";
 import { TRACE_RECORD_SELECT, traceRecordFromRow } from "./trace-run-columns.js";
 
 /**

@@ -1,10 +1,10 @@
-import type { ModelPriceRecord } from "../../services/model-prices.service.js";
+import type { ModelPriceRecord } from "../../domain/model-price.js";
 
 /** Select list and row mapping shared by the model_prices statements (no statement lives here). */
 export const MODEL_PRICE_SELECT = `id, model_name, match_pattern, provider, input_price::text AS input_price,
   output_price::text AS output_price, input_detail_prices, output_detail_prices, effective_from, created_at, updated_at`;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows come from pg untyped
+// `any`: rows come from pg untyped.
 export function modelPriceFromRow(row: Record<string, any>): ModelPriceRecord {
   return {
     id: row.id,

@@ -1,6 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
-import type { TraceRun } from "../../services/traces/trace-run.js";
+import type { TraceRun } from "../../domain/trace-run.js";
 import { TRACE_RUN_SELECT, traceRunFromRow } from "./trace-run-columns.js";
 
 /** Run filters; every given field must hold. Times are canonical UTC strings. */

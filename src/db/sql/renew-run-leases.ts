@@ -5,17 +5,17 @@ import type { CancelAction } from "../../domain/run.js";
 /**
  * Extends this worker's leases. Returns the runs it still holds, with any cancellation asked for
  * meanwhile: a run missing from the result was taken from this worker (its lease expired) and
- * must be abandoned.
+ * must be abandoned. The new expiry is on the database's clock, as every lease time is.
  */
 export async function renewRunLeases(
   manager: EntityManager,
-  renewal: { workerId: string; runIds: string[]; leaseMs: number; now: Date },
+  renewal: { workerId: string; runIds: string[]; leaseMs: number },
 ): Promise<Array<{ runId: string; cancelAction: CancelAction | null }>> {
   const result = await runStatement(manager, 
-    `UPDATE runs SET lease_expires_at = $3::timestamptz + make_interval(secs => $4::double precision / 1000)
+    `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3::double precision / 1000)
      WHERE run_id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'running'
      RETURNING run_id, cancel_action`,
-    [renewal.runIds, renewal.workerId, renewal.now, renewal.leaseMs],
+    [renewal.runIds, renewal.workerId, renewal.leaseMs],
   );
   return (result.rows as Array<{ run_id: string; cancel_action: CancelAction | null }>).map((row) => ({
     runId: row.run_id,

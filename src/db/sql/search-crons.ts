@@ -7,6 +7,8 @@ export interface CronFilter {
   assistantId?: string;
   threadId?: string;
   enabled?: boolean;
+  /** Containment the cron's metadata must satisfy (the search's own filter). */
+  metadata?: Record<string, unknown>;
   /** The caller's authorization scope: containment its metadata must satisfy (services/access-scope.ts). */
   scope?: Record<string, unknown>;
 }
@@ -42,6 +44,7 @@ function filterCrons(manager: EntityManager, filter: CronFilter): SelectQueryBui
   if (filter.assistantId !== undefined) query.andWhere("c.assistant_id = :assistantId", { assistantId: filter.assistantId });
   if (filter.threadId !== undefined) query.andWhere("c.thread_id = :threadId", { threadId: filter.threadId });
   if (filter.enabled !== undefined) query.andWhere("c.enabled = :enabled", { enabled: filter.enabled });
+  if (filter.metadata !== undefined) query.andWhere("c.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
   if (filter.scope !== undefined) query.andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
   return query;
 }

@@ -19,6 +19,8 @@ export interface RunOutcomeRecord {
     status: ThreadStatus;
     error: string | JsonObject | null;
   };
+  /** The run's webhook, queued in the outbox (webhook_deliveries) when the outcome is recorded. */
+  webhook: { url: string; body: string } | null;
 }
 
 export interface SettledRun {
@@ -30,18 +32,27 @@ export interface SettledRun {
 
 const SETTLE_RUNS = preparedStatement(
   "settle_runs",
-  `SELECT s.recorded, s.thread_has_active_runs
-   FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[])
-     WITH ORDINALITY AS u (run_id, worker_id, status, error, now, thread_id, thread_values, interrupts, thread_status, thread_error, ord)
-   CROSS JOIN LATERAL hangar_settle_run(u.run_id, u.worker_id, u.status, u.error::jsonb, u.now,
-     u.thread_id, u.thread_values::jsonb, u.interrupts::jsonb, u.thread_status, u.thread_error::jsonb) s
-   ORDER BY u.ord`,
+  `WITH settled AS MATERIALIZED (
+     SELECT u.ord, u.run_id, u.webhook_url, u.webhook_body, s.recorded, s.thread_has_active_runs
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::uuid[], $7::text[], $8::text[], $9::text[], $10::text[],
+       $11::text[], $12::text[])
+       WITH ORDINALITY AS u (run_id, worker_id, status, error, now, thread_id, thread_values, interrupts, thread_status, thread_error,
+         webhook_url, webhook_body, ord)
+     CROSS JOIN LATERAL hangar_settle_run(u.run_id, u.worker_id, u.status, u.error::jsonb, u.now,
+       u.thread_id, u.thread_values::jsonb, u.interrupts::jsonb, u.thread_status, u.thread_error::jsonb) s
+   ), queued AS (
+     INSERT INTO webhook_deliveries (run_id, url, body)
+     SELECT run_id, webhook_url, webhook_body FROM settled WHERE recorded AND webhook_url IS NOT NULL
+   )
+   SELECT recorded, thread_has_active_runs FROM settled ORDER BY ord`,
 );
 
 /**
  * Records finished runs and the thread states they left (hangar_settle_run,
  * migrations/…-create-run-functions, once per run) in one statement and one commit, each only
- * while its worker holds the run's lease; the commit NOTIFYs `done` for each. Answers per record,
+ * while its worker holds the run's lease; the commit NOTIFYs `done` for each. A recorded run's
+ * webhook is queued in the same statement, so an outcome is never committed without its webhook
+ * (and a retry of the statement, recording nothing, queues nothing twice). Answers per record,
  * in order.
  *
  * Locks: each run row, then its thread row, until the statement commits; records are settled in
@@ -62,6 +73,8 @@ export async function settleRunOutcomes(manager: EntityManager, records: readonl
     sorted.map((record) => json(record.thread.interrupts)),
     sorted.map((record) => record.thread.status),
     sorted.map((record) => json(record.thread.error)),
+    sorted.map((record) => record.webhook?.url ?? null),
+    sorted.map((record) => record.webhook?.body ?? null),
   ]);
   const settled: SettledRun[] = new Array(records.length);
   order.forEach((index, position) => {

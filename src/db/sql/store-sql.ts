@@ -1,6 +1,6 @@
 import type pg from "pg";
-import type { AuthFilters } from "../../auth/auth-types.js";
-import { authFiltersAsContainment } from "../../auth/auth-filters.js";
+import type { AuthFilters } from "../../domain/auth-filter.js";
+import { authFiltersAsContainment } from "../../domain/auth-filter.js";
 import type { StoreFilterCondition } from "../../domain/store.js";
 
 /**

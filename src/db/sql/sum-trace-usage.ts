@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { UsageTotals } from "../../services/traces/trace-run.js";
+import type { UsageTotals } from "../../domain/trace-run.js";
 
 // What totals can be keyed by. Identifiers come only from this constant, never from input.
 const KEY_COLUMNS = { trace: "trace_id", hangarRun: "hangar_run_id" } as const;
@@ -34,7 +34,7 @@ export async function sumTraceUsage(
   return new Map(rows.map((row: Record<string, string>) => [row.key, usageTotalsFromRow(row)]));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows come from pg untyped
+// `any`: rows come from pg untyped.
 export function usageTotalsFromRow(row: Record<string, any>): UsageTotals {
   return {
     runCount: Number(row.run_count),

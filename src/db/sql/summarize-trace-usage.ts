@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { UsageGrouping, UsageSummaryRow } from "../../services/traces/trace-run.js";
+import type { UsageGrouping, UsageSummaryRow } from "../../domain/trace-run.js";
 import { USAGE_SUMS, usageTotalsFromRow } from "./sum-trace-usage.js";
 
 // Group expressions and their output names; identifiers and expressions come only from here.

@@ -1,4 +1,4 @@
-import type { TraceRun, TraceRunRecord } from "../../services/traces/trace-run.js";
+import type { TraceRun, TraceRunRecord } from "../../domain/trace-run.js";
 
 /**
  * Column lists and row mapping shared by the trace_runs statements (no statement lives here).
@@ -62,7 +62,7 @@ export const TRACE_RUN_SELECT = [
   "updated_at",
 ].join(", ");
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- rows come from pg untyped
+// `any`: rows come from pg untyped.
 export type TraceRunRow = Record<string, any>;
 
 export function traceRecordFromRow(row: TraceRunRow): TraceRunRecord {

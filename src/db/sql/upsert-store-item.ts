@@ -1,4 +1,4 @@
-import type { AuthFilters } from "../../auth/auth-types.js";
+import type { AuthFilters } from "../../domain/auth-filter.js";
 import { matchesAccessFilters, SqlParameters, STORE_ITEM_COLUMNS, type SqlClient, type StoreItemRow } from "./store-sql.js";
 
 export interface StoreItemWrite {

@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { TraceRunDerived, TraceRunRecord } from "../../services/traces/trace-run.js";
+import type { TraceRunDerived, TraceRunRecord } from "../../domain/trace-run.js";
 import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 /** A run to write: its merged record and what was derived from it. */

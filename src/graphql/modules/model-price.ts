@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../domain/errors.js";
-import { modelPricesService, type ModelPriceRecord, type UpdateModelPriceInput } from "../../services/model-prices.service.js";
+import type { ModelPriceRecord, UpdateModelPriceInput } from "../../domain/model-price.js";
+import { modelPricesService } from "../../services/model-prices.service.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
 import { resolveListPage } from "../pagination.js";

@@ -1,10 +1,9 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
-import { findAssistantForRun } from "../../services/assistants.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
-import { createRun } from "../../services/run-lifecycle/create-run.js";
+import { createRun, createRunBatch } from "../../services/run-lifecycle/create-run.js";
 import { createRunFromWire, runToWire } from "../run-wire.js";
 import { RunBatchCreate, RunBulkCancel, RunCreate, RunStreamQuery } from "../schemas/runs.js";
 import { joinRunStream, streamNewRun, waitForNewRun } from "./run-endpoints.js";
@@ -28,15 +27,11 @@ export function statelessRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   // Create Run, Wait for Output (stateless)
   routes.post("/wait", async (c) => waitForNewRun(c, ctx(c), await body(c, RunCreate), null, runHeaders(c)));
 
-  // Create Run Batch: validated as a whole first, so a bad item creates nothing.
+  // Create Run Batch: all or nothing (createRunBatch).
   routes.post("/batch", async (c) => {
     const requests = await body(c, RunBatchCreate);
     const inputs = requests.map((request) => createRunFromWire(request, null, { headers: runHeaders(c) }));
-    // Every assistant must exist before the first run is queued: a refused batch queues nothing.
-    for (const input of inputs) await findAssistantForRun(ctx(c), input.assistantId);
-    const runs = [];
-    for (const input of inputs) runs.push(await createRun(ctx(c), input));
-    return c.json(runs.map(runToWire));
+    return c.json((await createRunBatch(ctx(c), inputs)).map(runToWire));
   });
 
   // Cancel Runs (bulk)

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import { runEventsService } from "../../services/run-events.service.js";
-import { sseResponse } from "../../streaming/sse-response.js";
+import { sseResponse, threadStreamPositionOf } from "../../streaming/sse-response.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns, deleteRun } from "../../services/run-lifecycle/cancel-run.js";
@@ -68,12 +68,13 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     }
   });
 
-  // Join Thread Stream: the live events of every run on the thread, from now on.
+  // Join Thread Stream: every run's events from now on, or replayed after Last-Event-ID ("-": all)
   routes.get("/:thread_id/stream", async (c) => {
     const { stream_mode: threadModes } = query(c, ThreadStreamQuery);
+    const afterPosition = threadStreamPositionOf(c.req.header("Last-Event-ID"));
     const abort = new AbortController();
     const threadId = c.req.param("thread_id");
-    const events = await runEventsService.openThreadStream(ctx(c), { threadId, threadModes, signal: abort.signal });
+    const events = await runEventsService.openThreadStream(ctx(c), { threadId, threadModes, afterPosition, signal: abort.signal });
     return sseResponse(events, { abort });
   });
 

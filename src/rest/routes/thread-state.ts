@@ -3,6 +3,7 @@ import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { threadStateService } from "../../services/thread-state.service.js";
 import {
+  ThreadHistoryQuery,
   ThreadStateCheckpointRequest,
   ThreadStatePatch,
   ThreadStateQuery,
@@ -12,6 +13,7 @@ import {
 import {
   checkpointSelectorFromWire,
   checkpointToWire,
+  selectStateFields,
   threadHistoryFromWire,
   threadStateToWire,
   updateThreadStateFromWire,
@@ -25,25 +27,25 @@ export function threadStateRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Get Latest Thread State
   routes.get("/:thread_id/state", async (c) => {
-    const { subgraphs } = query(c, ThreadStateQuery);
+    const { subgraphs, select } = query(c, ThreadStateQuery);
     const state = await threadStateService.getState(ctx(c), c.req.param("thread_id"), { subgraphs });
-    return c.json(threadStateToWire(state));
+    return c.json(selectStateFields(threadStateToWire(state), select));
   });
 
   // Get Thread State At Checkpoint Post (registered before /state/:checkpoint_id would match it)
   routes.post("/:thread_id/state/checkpoint", async (c) => {
-    const { checkpoint, subgraphs } = await body(c, ThreadStateCheckpointRequest);
+    const { checkpoint, subgraphs, select } = await body(c, ThreadStateCheckpointRequest);
     const selector = checkpointSelectorFromWire(checkpoint);
     const state = await threadStateService.getStateAt(ctx(c), c.req.param("thread_id"), selector, { subgraphs });
-    return c.json(threadStateToWire(state));
+    return c.json(selectStateFields(threadStateToWire(state), select));
   });
 
   // Get Thread State At Checkpoint
   routes.get("/:thread_id/state/:checkpoint_id", async (c) => {
-    const { subgraphs } = query(c, ThreadStateQuery);
+    const { subgraphs, select } = query(c, ThreadStateQuery);
     const selector = { checkpointId: c.req.param("checkpoint_id") };
     const state = await threadStateService.getStateAt(ctx(c), c.req.param("thread_id"), selector, { subgraphs });
-    return c.json(threadStateToWire(state));
+    return c.json(selectStateFields(threadStateToWire(state), select));
   });
 
   // Update Thread State
@@ -62,9 +64,16 @@ export function threadStateRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // Get Thread History Post
   routes.post("/:thread_id/history", async (c) => {
-    const input = threadHistoryFromWire(await body(c, ThreadStateSearch));
-    const states = await threadStateService.getHistory(ctx(c), c.req.param("thread_id"), input);
-    return c.json(states.map(threadStateToWire));
+    const request = await body(c, ThreadStateSearch);
+    const states = await threadStateService.getHistory(ctx(c), c.req.param("thread_id"), threadHistoryFromWire(request));
+    return c.json(states.map((state) => selectStateFields(threadStateToWire(state), request.select)));
+  });
+
+  // Get Thread History (Studio's form of the POST: limit, before and select in the query)
+  routes.get("/:thread_id/history", async (c) => {
+    const request = { ...query(c, ThreadHistoryQuery), metadata: undefined, checkpoint: undefined };
+    const states = await threadStateService.getHistory(ctx(c), c.req.param("thread_id"), threadHistoryFromWire(request));
+    return c.json(states.map((state) => selectStateFields(threadStateToWire(state), request.select)));
   });
 
   return routes;

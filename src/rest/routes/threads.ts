@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { threadsService } from "../../services/threads.service.js";
-import { ThreadCountRequest, ThreadCreate, ThreadPatch, ThreadSearchRequest } from "../schemas/threads.js";
+import { prefersMinimalReturn, ThreadCountRequest, ThreadCreate, ThreadPatch, ThreadSearchRequest } from "../schemas/threads.js";
 import {
   createThreadFromWire,
   searchThreadsFromWire,
@@ -30,7 +30,8 @@ export function threadRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const request = await body(c, ThreadSearchRequest);
     const input = searchThreadsFromWire(request);
     const rows = await threadsService.search(ctx(c), { ...input, limit: input.limit + 1 });
-    return c.json(takePage(c, rows, input).map((row) => selectFields(threadToWire(row), request.select)));
+    const page = takePage(c, rows, input);
+    return c.json(page.map((row) => ({ ...selectFields(threadToWire(row), request.select), ...(row.extracted ? { extracted: row.extracted } : {}) })));
   });
 
   // Count Threads
@@ -44,10 +45,11 @@ export function threadRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     return c.json(threadToWire(await threadsService.get(ctx(c), c.req.param("thread_id"))));
   });
 
-  // Patch Thread (metadata is merged)
+  // Patch Thread (metadata is merged); `Prefer: return=minimal` answers 204 without the thread
   routes.patch("/:thread_id", async (c) => {
     const { metadata, ttl } = await body(c, ThreadPatch);
-    return c.json(threadToWire(await threadsService.update(ctx(c), c.req.param("thread_id"), { metadata, ttlMinutes: ttl?.ttl })));
+    const thread = await threadsService.update(ctx(c), c.req.param("thread_id"), { metadata, ttlMinutes: ttl?.ttl });
+    return prefersMinimalReturn(c.req.header("Prefer")) ? c.body(null, 204) : c.json(threadToWire(thread));
   });
 
   // Delete Thread

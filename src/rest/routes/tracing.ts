@@ -1,14 +1,14 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { InvalidInputError, PayloadTooLargeError } from "../../domain/errors.js";
+import { InvalidInputError, NotFoundError, PayloadTooLargeError } from "../../domain/errors.js";
 import { assertStorableText, mayHoldUnstorableText } from "../../domain/storable-text.js";
 import { readBoundedBody } from "../../http/bounded-body.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import type { QueryTraceRunsInput } from "../../services/traces.service.js";
 import { tracesService } from "../../services/traces.service.js";
-import type { TraceRun } from "../../services/traces/trace-run.js";
+import type { TraceRun } from "../../domain/trace-run.js";
 import { decodeBody, DecodedBodyTooLargeError, UnsupportedEncodingError } from "../../tracing/ingest/decode-body.js";
 import {
   flattenChildRuns,
@@ -22,12 +22,21 @@ import { parseRunFilter, RunFilterError } from "../../tracing/ingest/run-filter.
 import { HANGAR_VERSION } from "../../version.js";
 import { parseInput } from "../read-body.js";
 import { JsonObject } from "../schemas/common.js";
-import { BatchIngestRunsRequest, BodyParamsForRunSchema, RunCreateSchema, RunUpdateSchema } from "../schemas/tracing.js";
+import {
+  BatchIngestRunsRequest,
+  BodyParamsForRunSchema,
+  RunCreateSchema,
+  RunQueryV2Request,
+  RunRetrieveV2Query,
+  RunUpdateSchema,
+  SessionsQuery,
+} from "../schemas/tracing.js";
+import { traceProjectToWire, traceRunToV2Wire } from "../../tracing/ingest/langsmith-v2-wire.js";
 import { createRouteKit } from "./route-kit.js";
 
 /** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
 export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
-  const { serviceContext: ctx, body } = createRouteKit(runtime);
+  const { serviceContext: ctx, body, query } = createRouteKit(runtime);
   const { maxBodyBytes } = runtime.config;
   const routes = new Hono<HttpEnv>();
 
@@ -99,12 +108,40 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     return c.json({ runs: await runsToWire(c, page.runs, request.select), cursors: { next: page.nextCursor } });
   });
 
+  // LangSmith v2: Retrieve Run (langsmith 0.12 `client.runs.retrieve`); a run of another project is not found
+  routes.get("/api/v2/runs/:run_id", async (c) => {
+    const { project_id: projectId, selects } = query(c, RunRetrieveV2Query);
+    const run = await tracesService.get(ctx(c), c.req.param("run_id"));
+    if (run.sessionId !== projectId.toLowerCase()) throw new NotFoundError(`Trace run '${run.id}' not found in project '${projectId}'`);
+    return c.json(traceRunToV2Wire(run, selects));
+  });
+
+  // LangSmith v2: Query Runs (langsmith 0.12 `client.runs.query`, cursor pages of `items`)
+  routes.post("/api/v2/runs/query", async (c) => {
+    const request = await body(c, RunQueryV2Request);
+    const page = await tracesService.query(ctx(c), runQueryV2FromWire(request));
+    return c.json({ items: page.runs.map((run) => traceRunToV2Wire(run, request.selects)), next_cursor: page.nextCursor });
+  });
+
+  // LangSmith: Read Projects (`readProject({projectName})`, which `listRuns({projectName})` calls)
+  routes.get("/sessions", async (c) => {
+    const projects = await tracesService.listProjects(ctx(c), query(c, SessionsQuery));
+    return c.json(projects.map(traceProjectToWire));
+  });
+
+  // LangSmith: Read Project
+  routes.get("/sessions/:session_id", async (c) => {
+    return c.json(traceProjectToWire(await tracesService.getProject(ctx(c), c.req.param("session_id"))));
+  });
+
   async function runsToWire(c: Context<HttpEnv>, runs: TraceRun[], select: string[] | undefined) {
     const childIds = await tracesService.listChildIds(ctx(c), runs.map((run) => run.id));
     return runs.map((run, index) => {
       const wire = traceRunToWire(run, childIds[index]);
       if (!select?.length) return wire;
-      return Object.fromEntries(Object.entries(wire).filter(([key]) => key === "id" || select.includes(key)));
+      // id and parent_run_id always come back, as from LangSmith: readRun({loadChildRuns}) builds
+      // the tree from parent_run_id without selecting it.
+      return Object.fromEntries(Object.entries(wire).filter(([key]) => key === "id" || key === "parent_run_id" || select.includes(key)));
     });
   }
 
@@ -146,17 +183,48 @@ function multipartOperations(runs: Record<string, unknown>[], kind: "post" | "pa
   return parsed.data!.map((run, index) => runOperationFromWire(run, run.id, runs[index].attachments as AttachmentsWire | undefined));
 }
 
+/** LangSmith's filter language (the subset tracing/ingest/run-filter.ts parses); a syntax error is a 422. */
+function parseFilterDsl(filter: string | undefined): ReturnType<typeof parseRunFilter> {
+  if (filter === undefined) return {};
+  try {
+    return parseRunFilter(filter);
+  } catch (error) {
+    if (error instanceof RunFilterError) throw new InvalidInputError(`filter: ${error.message}`);
+    throw error;
+  }
+}
+
+/** v2 query fields → the service filter (the same one POST /runs/query uses). */
+function runQueryV2FromWire(request: z.infer<typeof RunQueryV2Request>): QueryTraceRunsInput {
+  const dsl = parseFilterDsl(request.filter);
+  const runType = request.run_type?.toLowerCase() ?? dsl.runType;
+  return {
+    ids: request.ids,
+    traceId: request.trace_id ?? dsl.traceId,
+    parentRunId: dsl.parentRunId,
+    isRoot: request.is_root ?? dsl.isRoot,
+    hasError: request.has_error ?? dsl.hasError,
+    runTypes: runType ? [runType] : undefined,
+    names: dsl.name ? [dsl.name] : undefined,
+    modelName: dsl.modelName,
+    provider: dsl.provider,
+    hangarRunId: dsl.hangarRunId,
+    threadId: dsl.threadId,
+    assistantId: dsl.assistantId,
+    sessionIds: request.project_ids,
+    sessionNames: dsl.sessionName ? [dsl.sessionName] : undefined,
+    tags: dsl.tags,
+    metadata: dsl.metadata && Object.keys(dsl.metadata).length ? dsl.metadata : undefined,
+    startTimeFrom: request.min_start_time ?? dsl.startTimeFrom,
+    startTimeTo: request.max_start_time ?? dsl.startTimeTo,
+    limit: request.page_size,
+    cursor: request.cursor,
+  };
+}
+
 /** Query fields (LangSmith names plus Hangar's) → the service filter; `filter` may be the DSL or an object. */
 function runQueryFromWire(request: z.infer<typeof BodyParamsForRunSchema>): QueryTraceRunsInput {
-  let dsl: ReturnType<typeof parseRunFilter> = {};
-  if (typeof request.filter === "string") {
-    try {
-      dsl = parseRunFilter(request.filter);
-    } catch (error) {
-      if (error instanceof RunFilterError) throw new InvalidInputError(`filter: ${error.message}`);
-      throw error;
-    }
-  }
+  const dsl = parseFilterDsl(typeof request.filter === "string" ? request.filter : undefined);
   const objectFilter = typeof request.filter === "object" ? request.filter : undefined;
   const metadata = { ...dsl.metadata, ...objectFilter, ...request.metadata };
   const names = request.name ?? dsl.name;

@@ -44,10 +44,11 @@ export const CronCreate = z.object({
 });
 export type CronCreate = z.infer<typeof CronCreate>;
 
-/** PATCH /runs/crons/{cron_id}: given fields replace the stored ones. */
+/** PATCH /runs/crons/{cron_id}: given fields replace the stored ones; `end_time: null` clears it. */
 export const CronPatch = z.object({
   schedule: optional(z.string()),
   ...CronScheduleFields,
+  end_time: Timestamp.nullable().optional(),
   ...RunExecutionFields,
 });
 export type CronPatch = z.infer<typeof CronPatch>;
@@ -57,6 +58,7 @@ const CronFilterFields = {
   assistant_id: optional(z.string()),
   thread_id: optional(z.string()),
   enabled: optional(z.boolean()),
+  metadata: optional(JsonObject),
 };
 
 export const CronCountRequest = z.object(CronFilterFields);

@@ -5,18 +5,25 @@ import { JsonObject, optional, QueryList } from "./common.js";
 
 export const NodeList = z.union([z.literal("*"), z.array(z.string())]);
 
-/** `stream_mode` may be one mode or a list. */
-export const StreamModeList = z.union([z.enum(STREAM_MODES), z.array(z.enum(STREAM_MODES))]).transform((value) =>
-  Array.isArray(value) ? value : [value],
-);
+const StreamModeName = z.enum(STREAM_MODES, {
+  error: (issue) => `unknown stream mode ${JSON.stringify(issue.input)}: Hangar streams ${STREAM_MODES.join(", ")}`,
+});
 
-const Command = z
-  .object({
-    resume: z.unknown().optional(),
-    update: z.unknown().optional(),
-    goto: z.unknown().optional(),
-  })
-  .strict();
+/** `stream_mode` may be one mode or a list; an unknown mode is named in the 422. */
+export const StreamModeList = z
+  .union([z.string(), z.array(z.unknown())])
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+  .pipe(z.array(StreamModeName));
+
+/**
+ * LangGraph's Command. Other keys are dropped, not refused: RemoteGraph sends `Command.toJSON()`,
+ * which carries `lg_name`. What the fields may hold is the domain's rule (domain/run-command.ts).
+ */
+const Command = z.object({
+  resume: z.unknown().optional(),
+  update: z.unknown().optional(),
+  goto: z.unknown().optional(),
+});
 
 const Checkpoint = z
   .object({
@@ -47,7 +54,7 @@ export const RunExecutionFields = {
 
 /**
  * RunCreateStateful / RunCreateStateless of the LangGraph Platform API: shapes only. The rules
- * between fields (input xor command, after_seconds bounds, webhook) and the defaults are the
+ * between fields (a command wins over input, after_seconds bounds, webhook) and the defaults are the
  * domain's (runRequestOf), which run-wire.ts applies, so REST and GraphQL answer alike.
  */
 export const RunCreate = z.object({

@@ -32,6 +32,11 @@ export const ThreadCreate = z.object({
   ttl: optional(ThreadTtl),
 });
 
+/** `Prefer: return=minimal` on PATCH /threads/{id} (the SDK's `returnMinimal`): 204, no body. */
+export function prefersMinimalReturn(prefer: string | undefined): boolean {
+  return (prefer ?? "").split(/[,;]/).some((preference) => preference.trim().toLowerCase() === "return=minimal");
+}
+
 export const ThreadPatch = z.object({
   metadata: optional(JsonObject),
   ttl: optional(ThreadTtl),
@@ -54,6 +59,8 @@ export const ThreadSearchRequest = z.object({
   sort_by: optional(z.enum(THREAD_SORT_FIELDS)),
   sort_order: optional(SortOrder),
   select: optional(z.array(z.enum(THREAD_SELECT_FIELDS))),
+  // alias → path; the paths' rules are the domain's (domain/thread-extract.ts).
+  extract: optional(z.record(z.string(), z.string())),
 });
 
 /** POST /threads/prune (LangGraph Platform); `strategy` defaults to delete. */

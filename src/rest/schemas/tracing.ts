@@ -81,3 +81,46 @@ export const BodyParamsForRunSchema = z.object({
   reference_example: Unsupported,
   execution_order: Unsupported,
 });
+
+/**
+ * LangSmith's v2 run reads (langsmith 0.12 `client.runs.retrieve` / `client.runs.query`). `selects`
+ * name fields in upper case (INPUTS, TOTAL_COST); without them only `id` is answered, as LangSmith
+ * does. Filters Hangar's store cannot answer are refused by name.
+ */
+const V2Selects = z.array(z.string().regex(/^[A-Z_]+$/, "must be a LangSmith RunSelectField such as NAME or INPUTS"));
+
+export const RunRetrieveV2Query = z.object({
+  project_id: Uuid,
+  selects: optional(z.union([z.string(), z.array(z.string())]).transform((value) => [value].flat()).pipe(V2Selects)),
+  start_time: optional(z.string()),
+});
+
+export const RunQueryV2Request = z.object({
+  project_ids: optional(z.array(Uuid)),
+  ids: optional(z.array(Uuid)),
+  trace_id: optional(Uuid),
+  is_root: optional(z.boolean()),
+  has_error: optional(z.boolean()),
+  run_type: optional(z.string()),
+  min_start_time: optional(RunTime),
+  max_start_time: optional(RunTime),
+  filter: optional(z.string()),
+  selects: optional(V2Selects),
+  page_size: z.number().int().min(1).max(1000).nullish().transform((value) => value ?? 100),
+  cursor: optional(z.string()),
+  ai_search: Unsupported,
+  trace_filter: Unsupported,
+  tree_filter: Unsupported,
+  reference_dataset_id: Unsupported,
+  reference_examples: Unsupported,
+  min_feedback_modified_at: Unsupported,
+  max_feedback_modified_at: Unsupported,
+  include_subtree_usage: Unsupported,
+});
+
+/** GET /sessions (LangSmith's project list, which `listRuns({projectName})` resolves names with). */
+export const SessionsQuery = z.object({
+  name: optional(z.string()),
+  limit: optional(z.coerce.number().int().min(1).max(100)).transform((value) => value ?? 100),
+  offset: optional(z.coerce.number().int().min(0)).transform((value) => value ?? 0),
+});

@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { EntityManager } from "typeorm";
-import { nextRunAfter } from "../../cron/next-run.js";
+import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
 import { insertCronRuns } from "../../db/sql/insert-cron-runs.js";

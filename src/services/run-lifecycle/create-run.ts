@@ -1,3 +1,4 @@
+import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
 import { insertRun } from "../../db/sql/insert-run.js";
 import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
 import { lockThread } from "../../db/sql/lock-thread.js";
@@ -5,10 +6,11 @@ import { markThreadRunning } from "../../db/sql/mark-thread-running.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
 import type { Assistant } from "../../domain/assistant.js";
-import { NotFoundError, ThreadBusyError } from "../../domain/errors.js";
+import { InvalidInputError, NotFoundError, ThreadBusyError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { JsonObject } from "../../domain/json.js";
 import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import { commandTargetsProblem, gotoTargetsOf } from "../../domain/run-command.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
 import { assistantSnapshots } from "../assistant-snapshots.js";
@@ -17,6 +19,7 @@ import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
 import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+import { requireAllowedWebhook } from "./webhooks.js";
 
 /**
  * Step 1 of the run lifecycle (docs/run-lifecycle.md): a request becomes a `pending` run. The
@@ -29,29 +32,13 @@ import { announceCancellations, cancelLocked, type CancelEffects } from "./cance
  * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
  * worker never runs two runs of one thread at once, so the new run starts after the old ends.
  */
-export async function createRun(ctx: ServiceContext, input: RunCreateRequest): Promise<Run> {
-  const now = ctx.now();
-  const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
-  const { scope, metadata } = await authorizeRunCreation(ctx, input, threadId);
-  input = { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) };
+export async function createRun(ctx: ServiceContext, request: RunCreateRequest): Promise<Run> {
+  const authorized = await authorizeRunCreation(ctx, request, ctx.now());
+  const input = authorized.input;
   const enqueue = async (assistant: Assistant, checked: boolean) => {
-    const run = composeRun({
-      assistant,
-      request: input,
-      threadId,
-      metadata: input.metadata,
-      onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
-      now,
-      runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
-    });
-    // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
-    const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
-    const queued = await ctx.db.runQueue.call({
-      run,
-      thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
-      assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
-    });
-    return { run, threadMetadata, queued };
+    const entry = runToEnqueue(authorized, assistant, checked);
+    await checkCommandTargets(ctx, entry.run);
+    return { run: entry.run, threadMetadata: entry.thread.metadata, queued: await ctx.db.runQueue.call(entry) };
   };
 
   // The common case (no run active on the thread, or enqueue) is one round trip: the assistant
@@ -65,9 +52,9 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
     attempt = await enqueue(assistant, false);
   }
   const { run, threadMetadata, queued } = attempt;
-  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${threadId}' not found`);
+  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${run.threadId}' not found`);
   if (queued.outcome === "busy") {
-    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(threadId);
+    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(run.threadId);
     announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
   }
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
@@ -76,15 +63,92 @@ export async function createRun(ctx: ServiceContext, input: RunCreateRequest): P
 }
 
 /**
+ * Queues a batch of stateless runs, all or nothing: every item is authorized and its assistant
+ * found before anything is written, then all are queued in one statement inside one
+ * transaction. Each run has a new thread of its own, so no item can find its thread busy.
+ */
+export async function createRunBatch(ctx: ServiceContext, requests: readonly RunCreateRequest[]): Promise<Run[]> {
+  const now = ctx.now();
+  const authorized: AuthorizedRunRequest[] = [];
+  for (const request of requests) {
+    if (request.threadId !== null) throw new Error("createRunBatch queues stateless runs only");
+    authorized.push(await authorizeRunCreation(ctx, request, now));
+  }
+  const entries: RunToEnqueue[] = [];
+  for (const item of authorized) {
+    const entry = runToEnqueue(item, await findAssistantForRun(ctx, item.input.assistantId), false);
+    await checkCommandTargets(ctx, entry.run);
+    entries.push(entry);
+  }
+  await withTransaction(ctx.db, async (manager) => {
+    const outcomes = await enqueueRuns(manager, entries);
+    const refused = outcomes.findIndex((queued) => queued.outcome !== "created");
+    // A new thread can be neither missing nor busy: a refusal here is a broken invariant.
+    if (refused >= 0) throw new Error(`run ${refused} of the batch was not queued: ${outcomes[refused]!.outcome}`);
+  });
+  for (const { run } of entries) ctx.streaming.signals.runCreated(run.runId, run.threadId);
+  for (const { run } of entries) ctx.streaming.signals.runPending(run.runAfter);
+  return entries.map((entry) => entry.run);
+}
+
+/**
+ * LangGraph skips a goto to a node the graph does not have without a word, and the run would
+ * report success having done nothing: such a command is refused before anything is queued,
+ * against the nodes of the graph the run would execute (a factory's, built with the run's config).
+ */
+async function checkCommandTargets(ctx: ServiceContext, run: Run): Promise<void> {
+  const { command, graphId, config } = run.kwargs;
+  if (command === null || gotoTargetsOf(command).length === 0 || !ctx.graphs.has(graphId)) return;
+  let nodes: string[] | null;
+  try {
+    nodes = await ctx.graphs.nodeNames(graphId, { config });
+  } catch (error) {
+    // A factory that fails to build the graph fails the run the same way when the worker builds
+    // it, where the run reports it: creation is not the place to answer 500 for it.
+    ctx.log.warn({ err: error, graphId }, "could not list the graph's nodes to check a command's goto");
+    return;
+  }
+  const problem = nodes === null ? null : commandTargetsProblem(command, nodes);
+  if (problem) throw new InvalidInputError(problem);
+}
+
+/** A run request once authorized: the thread it runs on and the metadata and config it gets. */
+interface AuthorizedRunRequest {
+  input: RunCreateRequest;
+  threadId: string;
+  scope: MetadataScope;
+  now: Date;
+}
+
+/** The run a request composes from an assistant, and the thread to create for it if asked. */
+function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, assistant: Assistant, checked: boolean): RunToEnqueue {
+  const run = composeRun({
+    assistant,
+    request: input,
+    threadId,
+    metadata: input.metadata,
+    onCompletion: input.threadId === null ? (input.onCompletion ?? "delete") : null,
+    now,
+    runAfter: new Date(now.getTime() + input.afterSeconds * 1000),
+  });
+  // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
+  const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+  return {
+    run,
+    thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+    assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
+  };
+}
+
+/**
  * `threads:create_run`, as LangGraph's server authorizes a run: the handler sees the request
  * (and may stamp `metadata`); a run on an existing thread outside the returned scope is a 404.
- * The assistant is not authorized separately.
+ * The assistant is not authorized separately. The webhook must be one the deployment allows.
+ * Writes nothing.
  */
-async function authorizeRunCreation(
-  ctx: ServiceContext,
-  input: RunCreateRequest,
-  threadId: string,
-): Promise<{ scope: MetadataScope; metadata: JsonObject }> {
+async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+  requireAllowedWebhook(ctx, input.webhook);
+  const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
     thread_id: input.threadId === null ? undefined : threadId,
     assistant_id: input.assistantId,
@@ -101,7 +165,8 @@ async function authorizeRunCreation(
       throw new NotFoundError(`Thread '${threadId}' not found`);
     }
   }
-  return { scope, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+  const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
+  return { input: { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) }, threadId, scope, now };
 }
 
 /** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */

@@ -1,6 +1,6 @@
-import { Command } from "@langchain/langgraph";
 import type { RunStreamEvent } from "../../domain/run-event.js";
 import type { Run, RunStatus } from "../../domain/run.js";
+import { toGraphCommand } from "../../graphs/graph-library.js";
 import { withGraphLogFields } from "../../graphs/graph-logger.js";
 import { isConnectionLoss } from "../../db/connection-loss.js";
 import { stringifyWireValue } from "../../graphs/serialize-graph-value.js";
@@ -87,7 +87,8 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
     if (kwargs.durability) options.durability = kwargs.durability;
     // A retried run restarts with its original input: LangGraph sees its own run_id on the latest
     // checkpoint and resumes from there instead of applying the input again.
-    const input = kwargs.command ? new Command(kwargs.command as ConstructorParameters<typeof Command>[0]) : kwargs.input;
+    // A command is built from the graph's own LangGraph copy, or its instanceof checks fail.
+    const input = kwargs.command ? toGraphCommand(ctx.graphs.libraryOf(kwargs.graphId), kwargs.command) : kwargs.input;
 
     for await (const event of streamGraph(graph, {
       input,

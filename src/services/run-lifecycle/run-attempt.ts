@@ -1,7 +1,7 @@
 import { withRetry } from "../../db/retry.js";
 import { coerceError } from "../../domain/errors.js";
 import type { Run } from "../../domain/run.js";
-import type { TraceRecorder } from "../../tracing/trace-recorder.js";
+import type { TraceRecorder } from "../traces/trace-recorder.js";
 import type { ServiceContext } from "../service-context.js";
 import { executeRun } from "./execute-run.js";
 import { settleRun, type RunOutput } from "./settle-run.js";

@@ -1,6 +1,7 @@
 import { deleteRunCheckpoints } from "../../db/sql/delete-run-checkpoints.js";
-import { deleteRuns } from "../../db/sql/delete-runs.js";
+import { deleteHeldRun } from "../../db/sql/delete-held-run.js";
 import { finishRun } from "../../db/sql/finish-run.js";
+import { insertWebhookDelivery } from "../../db/sql/insert-webhook-delivery.js";
 import { markThreadBusyIfActive } from "../../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../../db/sql/release-runs.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../../db/retry.js";
@@ -14,7 +15,7 @@ import { threadStateService, type SettledThread } from "../thread-state.service.
 import { threadsService } from "../threads.service.js";
 import type { ExecutionResult } from "./execute-run.js";
 import { announceRunEnd } from "./announce-run-end.js";
-import { sendRunWebhook } from "./webhooks.js";
+import { runWebhookMessage } from "./webhooks.js";
 
 /** Storage of a run's output already under way (started when its graph ended). */
 export interface RunOutput {
@@ -47,10 +48,15 @@ export async function settleRun(
   }
 
   if (result.kind === "rolled-back") {
-    await withTransaction(ctx.db, async (manager) => {
+    const deleted = await withTransaction(ctx.db, async (manager) => {
+      if (!(await deleteHeldRun(manager, { runId: run.runId, workerId }))) return false;
       await deleteRunCheckpoints(manager, run.threadId, run.runId);
-      await deleteRuns(manager, [run.runId]);
+      return true;
     });
+    if (!deleted) {
+      ctx.log.warn({ runId: run.runId }, "rollback came after the run's lease was taken over; nothing deleted");
+      return { threadHasActiveRuns: false };
+    }
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
     announceRunEnd(ctx, run, "deleted");
@@ -64,7 +70,7 @@ export async function settleRun(
   }
   announceRunEnd(ctx, run, settled.status, settled.outcome);
 
-  if (run.kwargs.webhook) sendRunWebhook(ctx, run.kwargs.webhook, { ...run, status: settled.status, error: settled.error });
+  if (settled.webhookQueued) ctx.streaming.signals.webhooksQueued();
   if (run.kwargs.onCompletion === "delete") {
     // A stateless run's temporary thread (and with it the run) goes once the run is over.
     // Deleting is idempotent (gone already is done), so a lost connection is retried; a thread
@@ -89,7 +95,14 @@ async function recordOutcome(
   workerId: string,
   run: Run,
   result: Extract<ExecutionResult, { kind: "finished" }>,
-): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; status: RunStatus; error: JsonObject | null; outcome?: RunOutcome }> {
+): Promise<{
+  recorded: boolean;
+  threadHasActiveRuns: boolean;
+  status: RunStatus;
+  error: JsonObject | null;
+  outcome?: RunOutcome;
+  webhookQueued?: boolean;
+}> {
   const manager = ctx.db.dataSource.manager;
   // A graph's error message is a description, not a result: unstorable text in it is replaced.
   const outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date } = {
@@ -114,13 +127,22 @@ async function recordOutcome(
     }
   } catch (error) {
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
-    const recorded = await finishRun(manager, outcome);
+    // The outcome and its webhook commit together, or neither.
+    const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+    const recorded = await withTransaction(ctx.db, async (transaction) => {
+      const finished = await finishRun(transaction, outcome);
+      if (finished && webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
+      return finished;
+    });
     if (recorded) await markThreadBusyIfActive(manager, run.threadId);
-    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error };
+    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error, webhookQueued: recorded && webhook !== null };
   }
-  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread } });
+  // The webhook is queued by the statement that records the outcome: both commit, or neither.
+  const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread }, webhook });
   return {
     ...settled,
+    webhookQueued: settled.recorded && webhook !== null,
     status: outcome.status,
     error: outcome.error,
     outcome: { threadId: run.threadId, status: outcome.status, error: outcome.error, threadValues: thread.values },

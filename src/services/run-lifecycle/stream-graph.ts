@@ -31,6 +31,8 @@ const LIBRARY_MODES: Record<StreamMode, readonly string[]> = {
   debug: ["debug"],
   tasks: ["tasks"],
   checkpoints: ["checkpoints"],
+  // on_tool_start / on_tool_event / on_tool_end / on_tool_error, as LangGraph emits them.
+  tools: ["tools"],
 };
 
 /**

@@ -8,7 +8,7 @@ import { computeCost } from "../../tracing/pricing/compute-cost.js";
 import { matchPrice } from "../../tracing/pricing/match-price.js";
 import type { ModelPrice } from "../../tracing/pricing/model-price.js";
 import { renderMessages } from "../../tracing/render-messages.js";
-import type { TraceRunDerived, TraceRunRecord } from "./trace-run.js";
+import type { TraceRunDerived, TraceRunRecord } from "../../domain/trace-run.js";
 
 const KNOWN_RUN_TYPES = new Set(["llm", "chain", "tool", "retriever", "embedding", "prompt", "parser"]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -8,7 +8,7 @@ import { deriveTraceRun } from "./derive-trace-run.js";
 import { mergeRunOperation } from "./merge-run-record.js";
 import { normalizeRunOperation, type NormalizedOperation } from "./normalize-run-operation.js";
 import { mayHoldUnstorableText, toStorableValue, UNSTORABLE_TEXT_WARNING } from "./storable-text.js";
-import type { IngestTraceRunsInput, TraceRunRecord } from "./trace-run.js";
+import type { IngestTraceRunsInput, TraceRunRecord } from "../../domain/trace-run.js";
 
 /**
  * Ingests a batch of posts and patches in one transaction of three statements, whatever its size:

@@ -3,7 +3,7 @@ import { isJsonObject } from "../../domain/json.js";
 import { rootDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import type { CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
 import type { NormalizedOperation, RecordFields } from "./normalize-run-operation.js";
-import type { TraceRunRecord } from "./trace-run.js";
+import type { TraceRunRecord } from "../../domain/trace-run.js";
 
 /**
  * Merging posts and patches of one run, in whatever order they arrive (pure).

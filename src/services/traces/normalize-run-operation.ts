@@ -1,9 +1,10 @@
 import { InvalidInputError } from "../../domain/errors.js";
+import { tracingProjectId } from "../../domain/ids.js";
 import { MAX_INDEXED_TEXT_BYTES, validateTextBytes } from "../../domain/input-bounds.js";
 import { isJsonObject } from "../../domain/json.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import { parseRunTime, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
-import type { TraceRunOperation, TraceRunRecord } from "./trace-run.js";
+import type { TraceRunOperation, TraceRunRecord } from "../../domain/trace-run.js";
 
 export type OperationKind = "post" | "patch";
 
@@ -65,6 +66,8 @@ export function normalizeRunOperation(operation: TraceRunOperation, kind: Operat
     fields.tags = operation.tags;
   }
   fillFromDottedOrder(fields, id, kind);
+  // A run named into a project only by name gets that project's id, which GET /sessions answers.
+  if (fields.sessionId === undefined && typeof fields.sessionName === "string") fields.sessionId = tracingProjectId(fields.sessionName);
   return { kind, id, fields };
 }
 

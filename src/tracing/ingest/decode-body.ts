@@ -4,8 +4,9 @@ import zlib from "node:zlib";
 /**
  * Request bodies with a Content-Encoding. The langsmith SDK compresses multipart bodies only when
  * /info advertises it (instance_flags.gzip_body_enabled or zstd_compression_enabled); we advertise
- * neither, so with default options bodies arrive uncompressed. gzip, deflate and br are still
- * accepted for clients that compress anyway. zstd is refused: Node 20's zlib has no zstd.
+ * neither (compressing costs the client CPU for a loopback or LAN hop), so with default options
+ * bodies arrive uncompressed. gzip, deflate, br and zstd are still accepted for clients that
+ * compress anyway (the langsmith SDK's zstd option, OpenTelemetry exporters' gzip).
  */
 export class UnsupportedEncodingError extends Error {}
 export class DecodedBodyTooLargeError extends Error {}
@@ -13,6 +14,7 @@ export class DecodedBodyTooLargeError extends Error {}
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
 const brotliDecompress = promisify(zlib.brotliDecompress);
+const zstdDecompress = promisify(zlib.zstdDecompress);
 
 export async function decodeBody(body: Buffer, contentEncoding: string | undefined, maxBytes: number): Promise<Buffer> {
   const encoding = (contentEncoding ?? "identity").trim().toLowerCase();
@@ -30,9 +32,11 @@ export async function decodeBody(body: Buffer, contentEncoding: string | undefin
         return await inflate(body, options);
       case "br":
         return await brotliDecompress(body, options);
+      case "zstd":
+        return await zstdDecompress(body, options);
       default:
         throw new UnsupportedEncodingError(
-          `Content-Encoding '${encoding}' is not supported; send the body uncompressed or gzip-compressed`,
+          `Content-Encoding '${encoding}' is not supported; send the body uncompressed or compressed with gzip, deflate, br or zstd`,
         );
     }
   } catch (error) {

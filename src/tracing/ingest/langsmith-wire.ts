@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../domain/json.js";
-import type { TraceAttachment, TraceRun, TraceRunOperation } from "../../services/traces/trace-run.js";
+import type { TraceAttachment, TraceRun, TraceRunOperation } from "../../domain/trace-run.js";
 import { parseDottedOrder } from "./dotted-order.js";
 
 /**

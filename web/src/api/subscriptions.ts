@@ -17,7 +17,7 @@ let clientKey: string | null = null;
 function connection(): Client {
   const key = currentApiKey();
   if (client && clientKey === key) return client;
-  client?.dispose();
+  void client?.dispose();
   clientKey = key;
   client = createClient({
     url: new URL(GRAPHQL_PATH, window.location.href).href.replace(/^http/, "ws"),

@@ -95,7 +95,7 @@ export type CreateRunInput = {
   /** Overlaid key by key on the assistant's context. */
   context?: Record<string, unknown> | null | undefined;
   ifNotExists?: IfNotExists | null | undefined;
-  /** The graph's input; not together with command. */
+  /** The graph's input; ignored when a command is given (the command wins). */
   input?: unknown;
   /** Stop after these nodes; ["*"]: after every node. */
   interruptAfter?: Array<string> | null | undefined;
@@ -210,11 +210,11 @@ export type PutStoreItemInput = {
 
 /** Continues a thread: resume an interrupt(), update the state, and/or go to nodes. */
 export type RunCommandInput = {
-  /** A node name, a Send ({node, args}) or a list of them. */
+  /** A node name, a Send ({node, input}) or a list of them. */
   goto?: unknown;
   /** The value interrupt() returns in the resumed node. */
   resume?: unknown;
-  /** A state update applied before continuing. */
+  /** Channel values, or [channel, value] pairs, applied before continuing. */
   update?: unknown;
 };
 
@@ -244,6 +244,7 @@ export type StreamMode =
   | 'MESSAGES'
   | 'MESSAGES_TUPLE'
   | 'TASKS'
+  | 'TOOLS'
   | 'UPDATES'
   | 'VALUES';
 

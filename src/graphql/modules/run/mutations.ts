@@ -1,4 +1,4 @@
-import type { RunCommand } from "../../../domain/run.js";
+import type { RunCommandDraft } from "../../../domain/run-command.js";
 import { MAX_AFTER_SECONDS, RUN_REQUEST_DEFAULTS, runRequestOf, type RunCreateRequest } from "../../../domain/run-request.js";
 import { runResultsService } from "../../../services/run-results.service.js";
 import { runsService } from "../../../services/runs.service.js";
@@ -24,15 +24,13 @@ const RunCommandInput = builder.inputType("RunCommandInput", {
   description: "Continues a thread: resume an interrupt(), update the state, and/or go to nodes.",
   fields: (t) => ({
     resume: t.field({ type: "JSON", description: "The value interrupt() returns in the resumed node." }),
-    update: t.field({ type: "JSON", description: "A state update applied before continuing." }),
-    goto: t.field({ type: "JSON", description: "A node name, a Send ({node, args}) or a list of them." }),
+    update: t.field({ type: "JSON", description: "Channel values, or [channel, value] pairs, applied before continuing." }),
+    goto: t.field({ type: "JSON", description: "A node name, a Send ({node, input}) or a list of them." }),
   }),
 });
 
-type CommandInput = { resume?: unknown; update?: unknown; goto?: unknown };
-
-/** Only the parts the client gave: `resume: null` is a resume with null, an absent key is none. */
-function commandOf(command: CommandInput | null | undefined): RunCommand | null {
+/** Only the parts the client gave (the domain's rules then check them, as REST's). */
+function commandOf(command: RunCommandDraft | null | undefined): RunCommandDraft | null {
   if (command == null) return null;
   return Object.fromEntries(Object.entries(command).filter(([, value]) => value !== undefined));
 }
@@ -49,7 +47,7 @@ builder.relayMutationField(
     inputFields: (t) => ({
       threadId: t.id({ description: "The thread to run on; omitted or null: a stateless run on a temporary thread." }),
       assistantId: t.id({ required: true, description: "An assistant UUID, or a deployed graph's name." }),
-      input: t.field({ type: "JSON", description: "The graph's input; not together with command." }),
+      input: t.field({ type: "JSON", description: "The graph's input; ignored when a command is given (the command wins)." }),
       command: t.field({ type: RunCommandInput }),
       context: t.field({ type: "JSONObject", description: "Overlaid key by key on the assistant's context." }),
       config: t.field({ type: "JSONObject" }),
@@ -85,7 +83,7 @@ export function createRunInputOf(input: {
   threadId?: string | null;
   assistantId: string;
   input?: unknown;
-  command?: CommandInput | null;
+  command?: RunCommandDraft | null;
   context?: RunCreateRequest["context"] | null;
   config?: RunCreateRequest["config"] | null;
   metadata?: RunCreateRequest["metadata"] | null;

@@ -2,7 +2,7 @@ import { resolveCursorConnection, type DefaultConnectionArguments } from "@potho
 import { InvalidInputError } from "../../../domain/errors.js";
 import { tracesService, type QueryTraceRunsInput } from "../../../services/traces.service.js";
 import { encodeTraceCursor } from "../../../services/traces/trace-cursor.js";
-import type { TraceRun, TraceTree } from "../../../services/traces/trace-run.js";
+import type { TraceRun, TraceTree } from "../../../domain/trace-run.js";
 import { builder } from "../../builder.js";
 import type { GraphqlContext } from "../../context.js";
 import { omitNull } from "../../input-values.js";

@@ -1,4 +1,4 @@
-import type { TraceRun, TraceTree, UsageTotals } from "../../../services/traces/trace-run.js";
+import type { TraceRun, TraceTree, UsageTotals } from "../../../domain/trace-run.js";
 import { runTimeToEpochMs, type CanonicalRunTime } from "../../../tracing/ingest/parse-run-time.js";
 import { builder } from "../../builder.js";
 import { resolveListPage } from "../../pagination.js";

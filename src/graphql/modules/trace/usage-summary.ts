@@ -1,6 +1,6 @@
 import { tracesService } from "../../../services/traces.service.js";
-import type { UsageSummaryRow } from "../../../services/traces/trace-run.js";
-import type { UsageGrouping } from "../../../services/traces/trace-run.js";
+import type { UsageSummaryRow } from "../../../domain/trace-run.js";
+import type { UsageGrouping } from "../../../domain/trace-run.js";
 import { builder } from "../../builder.js";
 
 const UsageGroupBy = builder.enumType("UsageGroupBy", {

@@ -1,4 +1,4 @@
-import type { TraceRun, UsageTotals } from "../../../services/traces/trace-run.js";
+import type { TraceRun, UsageTotals } from "../../../domain/trace-run.js";
 import { builder } from "../../builder.js";
 
 /**

@@ -10,7 +10,7 @@ import { formatLatency, formatTokens, formatUsd } from "../../lib/format.js";
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
 import { CostChart } from "./cost-chart.js";
-import { DEFAULT_FILTERS, listVariables, TraceFilters, timeWindow, type TraceFilterValues } from "./trace-filters.js";
+import { DEFAULT_FILTERS, listVariables, TraceFilters, timeWindow, } from "./trace-filters.js";
 
 // Kept for the page's lifetime, so coming back from a trace finds the list as it was left.
 let rememberedFilters = DEFAULT_FILTERS;

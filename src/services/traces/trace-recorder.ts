@@ -1,10 +1,10 @@
-import { GroupCommit } from "../db/group-commit.js";
-import type { Run } from "../domain/run.js";
-import type { ServiceContext } from "../services/service-context.js";
-import { tracesService } from "../services/traces.service.js";
-import type { TraceRunOperation } from "../services/traces/trace-run.js";
-import { runOperationFromWire, type LangSmithRunWire } from "./ingest/langsmith-wire.js";
-import { TraceStoreTracer, type TraceRunSink } from "./trace-store-tracer.js";
+import { GroupCommit } from "../../db/group-commit.js";
+import type { Run } from "../../domain/run.js";
+import type { ServiceContext } from "../service-context.js";
+import { tracesService } from "../traces.service.js";
+import type { TraceRunOperation } from "../../domain/trace-run.js";
+import { runOperationFromWire, type LangSmithRunWire } from "../../tracing/ingest/langsmith-wire.js";
+import { TraceStoreTracer, type TraceRunSink } from "../../tracing/trace-store-tracer.js";
 
 // Trace operations of all runs are written together: one ingest (3 statements) per flush instead
 // of one per node or model call. 50 ms keeps traces near-live in the console.

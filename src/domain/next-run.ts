@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import { InvalidInputError } from "../domain/errors.js";
+import { InvalidInputError } from "./errors.js";
 
 /**
  * Cron maths, pure: no clock (every function takes the instant to count from), no I/O.

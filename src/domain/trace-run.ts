@@ -1,6 +1,6 @@
-import type { JsonObject } from "../../domain/json.js";
-import type { RenderedMessages } from "../../tracing/message-types.js";
-import type { CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
+import type { JsonObject } from "./json.js";
+import type { RenderedMessages } from "../tracing/message-types.js";
+import type { CanonicalRunTime } from "../tracing/ingest/parse-run-time.js";
 
 /**
  * Trace runs (LLM-call records) as the service layer sees them. Times are canonical strings
@@ -150,4 +150,13 @@ export interface UsageSummaryRow extends UsageTotals {
   assistantId: string | null;
   /** UTC day, YYYY-MM-DD. */
   day: string | null;
+}
+
+/** A tracing project (a LangSmith session): runs recorded under one project id, and their span. */
+export interface TraceProject {
+  id: string;
+  name: string | null;
+  startTime: Date;
+  lastRunStartTime: Date;
+  runCount: number;
 }

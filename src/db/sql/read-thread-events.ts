@@ -1,0 +1,34 @@
+import type { EntityManager } from "typeorm";
+import type { RunStreamEvent } from "../../domain/run-event.js";
+
+/** A stored run event with its place in its thread's stream (run_events.stream_position). */
+export interface ThreadStreamEvent extends RunStreamEvent {
+  position: number;
+}
+
+/**
+ * The stored events of a thread's runs after a stream position, in stream order, at most `limit`
+ * (page on with the last position). Reads only; walks the thread's runs, then their events.
+ */
+export async function readThreadEvents(
+  manager: EntityManager,
+  threadId: string,
+  afterPosition: number,
+  limit: number,
+): Promise<ThreadStreamEvent[]> {
+  const rows: Array<{ stream_position: string; run_id: string; seq: number; event: string; data: string }> = await manager.query(
+    `SELECT e.stream_position, e.run_id, e.seq, e.event, e.data
+     FROM run_events e JOIN runs r ON r.run_id = e.run_id
+     WHERE r.thread_id = $1 AND e.stream_position > $2
+     ORDER BY e.stream_position LIMIT $3`,
+    [threadId, afterPosition, limit],
+  );
+  return rows.map((row) => ({
+    position: Number(row.stream_position),
+    runId: row.run_id,
+    threadId,
+    seq: row.seq,
+    event: row.event,
+    data: row.data,
+  }));
+}

@@ -1,0 +1,139 @@
+import type { RunStreamEvent } from "../domain/run-event.js";
+import type { ThreadStreamEvent } from "../db/sql/read-thread-events.js";
+import type { BusMessage, RunEventBus } from "./run-event-bus.js";
+
+export interface ThreadStreamSources {
+  bus: RunEventBus;
+  /** Writes this process's buffered run events (so what the bus just announced can be read). */
+  flushStored(): Promise<void>;
+  /** Stored events of the thread's runs after a stream position, in order, at most `limit`. */
+  readAfter(position: number, limit: number): Promise<ThreadStreamEvent[]>;
+  /** The last stream position of the thread now (0 when it has none). */
+  lastPosition(): Promise<number>;
+}
+
+export interface ThreadStreamRequest {
+  threadId: string;
+  /** Replay what is stored after this position (Last-Event-ID); undefined: only what comes next. */
+  afterPosition?: number;
+  /** Which stored run events to send. */
+  isWanted(event: RunStreamEvent): boolean;
+  /** Sends a `run_done` event when a run ends. */
+  sendsRunDone: boolean;
+  /** Sends the thread's own events (state updates outside runs, which have no run and no position). */
+  sendsThreadEvents: boolean;
+  signal: AbortSignal;
+}
+
+const PAGE = 1000;
+// A run executed by another process stores its events up to ~10 ms after announcing them
+// (run-event-store.ts); an announced event not stored yet is looked for again after this long,
+// and given up on after the longest a store round may take with retries (it was not kept: its
+// run was deleted meanwhile, and the end that says so has not arrived).
+const NOT_STORED_YET_RETRY_MS = 25;
+const NOT_STORED_GIVE_UP_MS = 5_000;
+
+/**
+ * A thread's stream: its runs' events in stored order, each with its stream position as SSE id,
+ * so ids only grow across runs and a reconnect with Last-Event-ID resumes exactly where it left.
+ * The bus only says that something new exists; what is sent is read from the store, so a live
+ * reader and a replaying one see the same events with the same ids. Runs on until `signal` aborts.
+ */
+export async function openThreadStream(sources: ThreadStreamSources, request: ThreadStreamRequest): Promise<AsyncGenerator<RunStreamEvent>> {
+  const { signal } = request;
+  // Announced run events not read back yet (run id → highest seq announced), finished runs, and
+  // the thread's own events, in arrival order.
+  const announced = new Map<string, number>();
+  const ended: Array<Extract<BusMessage, { kind: "end" }>> = [];
+  const threadEvents: RunStreamEvent[] = [];
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  const unsubscribe = sources.bus.subscribeThread(request.threadId, (message) => {
+    if (message.kind === "end") ended.push(message);
+    else if (message.event.runId === "") {
+      if (!request.sendsThreadEvents) return;
+      threadEvents.push(message.event);
+    } else announced.set(message.event.runId, Math.max(announced.get(message.event.runId) ?? 0, message.event.seq));
+    notify();
+  });
+  // Also on abort: a generator that is never iterated never reaches its `finally`.
+  const stop = () => {
+    unsubscribe();
+    notify();
+  };
+  signal.addEventListener("abort", stop, { once: true });
+  let position: number;
+  try {
+    // Subscribed first, then the starting point: nothing stored after it can be missed.
+    await sources.flushStored();
+    position = request.afterPosition ?? (await sources.lastPosition());
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return drainThreadStream();
+
+  async function* drainThreadStream(): AsyncGenerator<RunStreamEvent> {
+    try {
+      const readSeq = new Map<string, number>();
+      let waitingSince: number | null = null;
+
+      const readStored = async function* () {
+        await sources.flushStored();
+        for (;;) {
+          const page = await sources.readAfter(position, PAGE);
+          for (const event of page) {
+            position = event.position;
+            readSeq.set(event.runId, Math.max(readSeq.get(event.runId) ?? 0, event.seq));
+            if (request.isWanted(event)) yield { ...event, streamId: String(event.position) };
+          }
+          if (page.length < PAGE) return;
+        }
+      };
+      yield* readStored();
+
+      while (!signal.aborted) {
+        const threadEvent = threadEvents.shift();
+        if (threadEvent) {
+          yield threadEvent;
+          continue;
+        }
+        if (announced.size === 0 && ended.length === 0) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        const endedNow = ended.splice(0);
+        yield* readStored();
+        for (const [runId, seq] of announced) if ((readSeq.get(runId) ?? 0) >= seq) announced.delete(runId);
+        for (const end of endedNow) {
+          // A run's events are all stored before its end is announced; any still unread were not
+          // kept (the run was deleted meanwhile), so they are not waited for.
+          announced.delete(end.runId);
+          if (request.sendsRunDone) {
+            yield { runId: end.runId, threadId: end.threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: end.runId, status: end.status }) };
+          }
+        }
+        waitingSince = announced.size === 0 ? null : (waitingSince ?? Date.now());
+        if (waitingSince !== null && Date.now() - waitingSince > NOT_STORED_GIVE_UP_MS) {
+          announced.clear();
+          waitingSince = null;
+        }
+        if (announced.size > 0 && threadEvents.length === 0 && ended.length === 0) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, NOT_STORED_YET_RETRY_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+        }
+      }
+    } finally {
+      stop();
+      signal.removeEventListener("abort", stop);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { startHangar } from "../../src/main.js";
+
+// langgraph.json keys that change what is stored or sent are honoured or stop start-up; never
+// ignored. Every refusal comes before the database is opened (this one cannot be reached).
+const UNREACHABLE_DATABASE = "postgres://postgres@127.0.0.1:1/never";
+const ECHO_GRAPH = path.resolve("test/fixtures/graphs/echo.ts");
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function start(deployment: Record<string, unknown>, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(path.join(process.cwd(), "test/.tmp-security-keys-"));
+  dirs.push(dir);
+  const configPath = path.join(dir, "langgraph.json");
+  writeFileSync(configPath, JSON.stringify({ graphs: { echo: `${ECHO_GRAPH}:graph` }, ...deployment }));
+  const config = loadConfig({ DATABASE_URL: UNREACHABLE_DATABASE, PORT: "0", HANGAR_SCHEMAS_FROM_TYPES: "false", ...env }, { configPath });
+  return startHangar(config, createLogger("silent"));
+}
+
+describe("start-up with langgraph.json security keys", () => {
+  it("refuses encryption: not supported yet, and data must not be stored in clear instead", async () => {
+    await expect(start({ encryption: { path: "./encryption.ts:encryption" } })).rejects.toThrow(
+      /encryption \(custom at-rest encryption\) is not supported yet; refusing to start with data in clear/,
+    );
+  });
+
+  it("refuses webhooks keys it does not know, and header templates outside env_prefix or unset", async () => {
+    await expect(start({ webhooks: { url: { allow_private: true } } })).rejects.toThrow(/webhooks\.url.*allow_private/);
+    await expect(start({ webhooks: { headers: { Authorization: "Bearer ${{ env.DATABASE_URL }}" } } })).rejects.toThrow(
+      /webhooks\.headers\.Authorization: .*env_prefix "LG_WEBHOOK_"/,
+    );
+    await expect(start({ webhooks: { headers: { "X-Token": "${{ env.LG_WEBHOOK_UNSET_IN_TESTS }}" } } })).rejects.toThrow(
+      /LG_WEBHOOK_UNSET_IN_TESTS is not set/,
+    );
+  });
+
+  it("refuses a webhook secret or allowed network it cannot use, without echoing the secret", () => {
+    expect(() => loadConfig({ HANGAR_WEBHOOK_SECRET: "hunter2hunter2" })).toThrow(/HANGAR_WEBHOOK_SECRET: must start with "whsec_"/);
+    expect(() => loadConfig({ HANGAR_WEBHOOK_SECRET: "hunter2hunter2" })).not.toThrow(/hunter2/);
+    expect(() => loadConfig({ HANGAR_WEBHOOK_ALLOWED_NETWORKS: "10.0.0.0/8, nope" })).toThrow(/HANGAR_WEBHOOK_ALLOWED_NETWORKS: "nope" is not a CIDR/);
+  });
+});
