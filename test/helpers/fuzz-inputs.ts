@@ -29,7 +29,6 @@ export const FIELD_VALUES: Array<[label: string, value: unknown]> = [
   ["1e308", 1e308],
   ["2^31", 2 ** 31],
   ["-1", -1],
-  ["1.5", 1.5],
   ["64 KB string", LONG_STRING],
   ["[64 KB string]", [LONG_STRING]],
   ["object", { wrong: ["type"] }],
