@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(2024),
   HANGAR_API_KEYS: z.string().optional(),
   HANGAR_MAX_BODY_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  HANGAR_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  HANGAR_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   REDIS_URL: z.string().min(1).optional(),
   HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
@@ -94,6 +96,13 @@ export interface HangarConfig {
   /** Empty → the API is open (a warning is logged at start). */
   apiKeys: readonly string[];
   maxBodyBytes: number;
+  /**
+   * Slow clients: a request's headers must arrive within headersTimeoutMs and the whole request
+   * (headers and body) within requestTimeoutMs of its first byte, or the connection is answered
+   * 408 and closed. Responses (SSE streams, long /wait calls) are not limited by either.
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   shutdownGraceMs: number;
   redisUrl: string | null;
   /** Runs one process executes at the same time. */
@@ -148,6 +157,9 @@ export function loadConfig(
     throw new Error(`Invalid environment: ${problems.join("; ")}`);
   }
   const values = parsed.data;
+  if (values.HANGAR_HEADERS_TIMEOUT_MS > values.HANGAR_REQUEST_TIMEOUT_MS) {
+    throw new Error("Invalid environment: HANGAR_HEADERS_TIMEOUT_MS must not exceed HANGAR_REQUEST_TIMEOUT_MS (the headers are part of the request)");
+  }
   return Object.freeze({
     databaseUrl: values.DATABASE_URL ?? null,
     dataDir: path.resolve(values.HANGAR_DATA_DIR),
@@ -161,6 +173,8 @@ export function loadConfig(
         .filter(Boolean),
     ),
     maxBodyBytes: values.HANGAR_MAX_BODY_BYTES,
+    headersTimeoutMs: values.HANGAR_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: values.HANGAR_REQUEST_TIMEOUT_MS,
     shutdownGraceMs: values.HANGAR_SHUTDOWN_GRACE_MS,
     redisUrl: values.REDIS_URL ?? null,
     workerConcurrency: values.HANGAR_WORKER_CONCURRENCY,

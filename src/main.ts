@@ -9,6 +9,7 @@ import { loadCustomAuth } from "./auth/load-custom-auth.js";
 import { loadCustomRoutes } from "./http/custom-routes.js";
 import { loadGenerativeUi } from "./http/generative-ui.js";
 import { registerSdkLoopback } from "./http/sdk-loopback.js";
+import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
@@ -184,7 +185,7 @@ async function startHttp(
   const app = createHttpApp(runtime, graphql, beforeServerClose);
   const unregisterLoopback = registerSdkLoopback(app);
   releasers.push(async () => unregisterLoopback());
-  const server = http.createServer(getRequestListener(app.fetch));
+  const server = http.createServer(slowClientDeadlines(config), getRequestListener(app.fetch));
   const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
   await listen(server, config.port, config.host);
   // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.

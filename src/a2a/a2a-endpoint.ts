@@ -6,7 +6,8 @@ import { Hono, type Context } from "hono";
 import { NotFoundError } from "../domain/errors.js";
 import { describeUnstorableText, findUnstorableText } from "../domain/storable-text.js";
 import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
-import { readBoundedBody } from "../http/bounded-body.js";
+import { readBoundedJson } from "../http/bounded-body.js";
+import type { ParsedJson } from "../domain/json-depth.js";
 import type { HttpEnv } from "../http/http-env.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
@@ -53,8 +54,7 @@ export function mountA2a(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   const serveRpc = async (c: Context<HttpEnv>) => {
     const { ctx, assistant, card } = await agentOf(c);
     const version = versionOf(c);
-    const text = new TextDecoder().decode(await readBoundedBody(c.req.raw, runtime.config.maxBodyBytes));
-    const checked = checkEnvelope(text, version);
+    const checked = checkEnvelope(await readBoundedJson(c.req.raw, runtime.config.maxBodyBytes), version);
     if ("error" in checked) return c.json(checked);
     const handler = new RunsA2AHandler(ctx, assistant, card, runHeaders(c.req.raw.headers));
     const context = new ServerCallContext({ requestedVersion: version ?? undefined });
@@ -86,13 +86,12 @@ function rpcError(id: JsonRpcId, code: number, message: string) {
  * The JSON-RPC envelope, checked before the SDK sees it so each mistake gets its own code and a
  * message naming it (the SDK folds parse errors and bad envelopes into one "malformed" code).
  */
-function checkEnvelope(text: string, version: Version | null): { request: Record<string, unknown>; id: JsonRpcId } | ReturnType<typeof rpcError> {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return rpcError(null, -32700, `Parse error: the body is not valid JSON (${(error as Error).message})`);
-  }
+function checkEnvelope(parsed: ParsedJson | null, version: Version | null): { request: Record<string, unknown>; id: JsonRpcId } | ReturnType<typeof rpcError> {
+  if (parsed === null) return rpcError(null, -32700, "Parse error: the body is not valid JSON (it is empty)");
+  // Nesting past the depth limit is refused before parsing, as on every transport.
+  if (!parsed.ok && parsed.problem === "depth") return rpcError(null, -32600, `Invalid Request: ${parsed.message}`);
+  if (!parsed.ok) return rpcError(null, -32700, `Parse error: the ${parsed.message}`);
+  const body = parsed.value;
   if (Array.isArray(body)) return rpcError(null, -32600, "Invalid Request: batch requests are not supported; send one JSON-RPC object");
   if (typeof body !== "object" || body === null) return rpcError(null, -32600, "Invalid Request: the body must be a JSON-RPC 2.0 request object");
   const request = body as Record<string, unknown>;

@@ -169,8 +169,9 @@ export class RunsA2AHandler implements A2ARequestHandler {
   }
 
   /** A run of this assistant the caller may read; anything else is "task not found". */
-  private async findRun(taskId: string): Promise<Run> {
-    if (!taskId.trim()) throw new RequestMalformedError("A task id is required");
+  private async findRun(taskId: unknown): Promise<Run> {
+    // Params arrive as the client sent them: a missing or non-string id is invalid params (-32602).
+    if (typeof taskId !== "string" || !taskId.trim()) throw new RequestMalformedError("A task id is required: params.id must be a non-empty string");
     try {
       const run = await runsService.get(this.ctx, null, taskId);
       if (run.assistantId === this.assistant.assistantId) return run;

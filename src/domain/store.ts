@@ -1,4 +1,5 @@
 import { InvalidInputError } from "./errors.js";
+import { MAX_INT4, MAX_NAMESPACE_BYTES, MAX_NAMESPACE_LABELS, MAX_STORE_KEY_BYTES, validateTextBytes } from "./input-bounds.js";
 import { isJsonObject, type JsonObject } from "./json.js";
 
 /** An item of the Store (LangGraph's long-term memory). `score` only in semantic search results. */
@@ -33,11 +34,15 @@ export interface StoreFilterCondition {
 export function validateNamespace(namespace: unknown, field: string, options: { allowEmpty?: boolean } = {}): string[] {
   if (!Array.isArray(namespace)) throw new InvalidInputError(`${field} must be an array of strings`);
   if (namespace.length === 0 && !options.allowEmpty) throw new InvalidInputError(`${field} must not be empty`);
+  if (namespace.length > MAX_NAMESPACE_LABELS) throw new InvalidInputError(`${field} must have at most ${MAX_NAMESPACE_LABELS} labels, got ${namespace.length}`);
   namespace.forEach((label: unknown, index) => {
     if (typeof label !== "string") throw new InvalidInputError(`${field}[${index}] must be a string`);
     if (label === "") throw new InvalidInputError(`${field}[${index}] must not be an empty label`);
+    validateTextBytes(label, `${field}[${index}]`, MAX_NAMESPACE_BYTES);
     if (label.includes(".")) throw new InvalidInputError(`${field}[${index}] ("${label}") must not contain a dot`);
   });
+  // The labels as the REST API joins them: the whole namespace's bound (see input-bounds.ts).
+  validateTextBytes(namespace.join("."), field, MAX_NAMESPACE_BYTES);
   if (typeof namespace[0] === "string" && namespace[0].startsWith("langgraph") && !options.allowEmpty) {
     throw new InvalidInputError(`${field}[0] ("${namespace[0]}") must not start with "langgraph": that root is reserved`);
   }
@@ -52,7 +57,7 @@ export function validateNamespacePattern(pattern: unknown, field: string): strin
 export function validateStoreKey(key: unknown, field = "key"): string {
   if (typeof key !== "string") throw new InvalidInputError(`${field} is required and must be a string`);
   if (key === "") throw new InvalidInputError(`${field} must not be empty`);
-  return key;
+  return validateTextBytes(key, field, MAX_STORE_KEY_BYTES);
 }
 
 export function validateStoreValue(value: unknown, field = "value"): JsonObject {
@@ -60,20 +65,11 @@ export function validateStoreValue(value: unknown, field = "value"): JsonObject 
   return value;
 }
 
-/** A page bound: a whole number ≥ 0 (limit also ≥ 0: a zero limit is an empty page). */
+/** A page bound: a whole number from 0 to PostgreSQL's integer maximum (a zero limit is an empty page). */
 export function validatePageBound(value: unknown, field: string, fallback: number): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-    throw new InvalidInputError(`${field} must be a whole number ≥ 0`);
-  }
-  return value;
-}
-
-/** An item TTL in minutes: a positive number, or null for "never expires". */
-export function validateTtlMinutes(value: unknown, field = "ttl"): number | null | undefined {
-  if (value === undefined || value === null) return value;
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidInputError(`${field} must be a positive number of minutes or null`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > MAX_INT4) {
+    throw new InvalidInputError(`${field} must be a whole number from 0 to ${MAX_INT4}`);
   }
   return value;
 }

@@ -4,6 +4,7 @@ import type { HangarRuntime } from "../runtime.js";
 import { createGraphqlContext, type GraphqlContext, type GraphqlServerContext } from "./context.js";
 import { createErrorMasker } from "./errors.js";
 import { schema } from "./schema.js";
+import { useBoundedInput } from "./bounded-input.js";
 import { useQueryLimits } from "./query-limits.js";
 import { useStorableInput } from "./storable-input.js";
 
@@ -29,7 +30,9 @@ export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
     // The HTTP layer rejects a too-large Content-Length; this also bounds chunked bodies.
     maxRequestBodySize: runtime.config.maxBodyBytes,
     logging: yogaLogger(runtime.log.child({ component: "graphql" })),
-    plugins: [...useQueryLimits(runtime.config.graphqlLimits, runtime.db, runtime.log), useStorableInput(runtime.log)],
+    // Bounded input first: the document's nesting is checked before anything parses it, and the
+    // storable-text walk after it recurses through variables.
+    plugins: [useBoundedInput(runtime.log), ...useQueryLimits(runtime.config.graphqlLimits, runtime.db, runtime.log), useStorableInput(runtime.log)],
   });
 }
 

@@ -1,4 +1,5 @@
 import { PayloadTooLargeError } from "../domain/errors.js";
+import { parseJsonText, type ParsedJson } from "../domain/json-depth.js";
 
 /**
  * Reads a request body but stops as soon as it passes maxBytes, so a chunked upload with no
@@ -26,4 +27,17 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A request's JSON body, read within maxBytes and parsed within the depth limit
+ * (domain/json-depth.ts): the one way every transport (REST, /tracing, /mcp, /a2a, GraphQL over
+ * HTTP) turns untrusted bytes into a value. null for a body that is empty or blank (each
+ * transport decides what that means); otherwise the parsed value or why it was refused, so
+ * JSON-RPC transports can answer in their own error shape.
+ */
+export async function readBoundedJson(request: Request, maxBytes: number, root = "body"): Promise<ParsedJson | null> {
+  const text = new TextDecoder().decode(await readBoundedBody(request, maxBytes));
+  if (text.trim() === "") return null;
+  return parseJsonText(text, root);
 }

@@ -6,7 +6,8 @@ import type { Hono } from "hono";
 import { coerceError } from "../domain/errors.js";
 import { describeUnstorableText, findUnstorableText } from "../domain/storable-text.js";
 import { exposedAssistants, isProtocolDisabled } from "../graphs/agent-protocols-config.js";
-import { readBoundedBody } from "../http/bounded-body.js";
+import { readBoundedJson } from "../http/bounded-body.js";
+import type { ParsedJson } from "../domain/json-depth.js";
 import type { HttpEnv } from "../http/http-env.js";
 import type { Logger } from "../logger.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
@@ -80,7 +81,7 @@ export function mountMcp(app: Hono<HttpEnv>, runtime: HangarRuntime): { close():
     const caller: McpCaller = { actor, log: c.get("log"), runHeaders: runHeaders(c.req.raw.headers) };
     const options = { authInfo: { token: "", clientId: ownerOf(actor), scopes: [], extra: { caller } }, parsedBody: undefined as unknown };
     if (c.req.method === "POST") {
-      const parsed = parseMessages(new TextDecoder().decode(await readBoundedBody(c.req.raw, runtime.config.maxBodyBytes)));
+      const parsed = parseMessages(await readBoundedJson(c.req.raw, runtime.config.maxBodyBytes));
       if (parsed instanceof Response) return parsed;
       options.parsedBody = parsed;
     }
@@ -117,13 +118,12 @@ function rpcError(status: number, code: number, message: string): Response {
  * spec gives it: not JSON → -32700; JSON that is no JSON-RPC message → -32600 naming what is
  * wrong (the transport reports both as parse errors); unstorable text → -32602 naming where.
  */
-function parseMessages(text: string): unknown {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    return rpcError(400, -32700, `Parse error: the body is not valid JSON (${(error as Error).message})`);
-  }
+function parseMessages(parsed: ParsedJson | null): unknown {
+  if (parsed === null) return rpcError(400, -32700, "Parse error: the body is not valid JSON (it is empty)");
+  // Nesting past the depth limit is refused before parsing, as on every transport.
+  if (!parsed.ok && parsed.problem === "depth") return rpcError(400, -32600, `Invalid Request: ${parsed.message}`);
+  if (!parsed.ok) return rpcError(400, -32700, `Parse error: the ${parsed.message}`);
+  const body = parsed.value;
   const messages = Array.isArray(body) ? body : [body];
   for (const message of messages) {
     if (JSONRPCMessageSchema.safeParse(message).success) continue;

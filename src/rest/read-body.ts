@@ -1,13 +1,15 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { InvalidInputError } from "../domain/errors.js";
+import { assertJsonDepth } from "../domain/json-depth.js";
 import { assertStorableText, mayHoldUnstorableText } from "../domain/storable-text.js";
-import { readBoundedBody } from "../http/bounded-body.js";
+import { readBoundedJson } from "../http/bounded-body.js";
 
 /**
  * Reads and validates a JSON body. An empty body counts as {} (the SDK sends none for some
  * POSTs). Malformed JSON and schema violations are INVALID_INPUT (422) with a detail naming the
- * field; bodies over the limit are PAYLOAD_TOO_LARGE (413) even when no content-length was sent.
+ * field, and so is JSON nested deeper than the limit (domain/json-depth.ts), refused before it is
+ * parsed; bodies over the limit are PAYLOAD_TOO_LARGE (413) even when no content-length was sent.
  * A string PostgreSQL cannot store (NUL, unpaired surrogate) anywhere in the body is INVALID_INPUT
  * naming its JSON path (domain/storable-text.ts), whatever the route does with it.
  */
@@ -22,21 +24,16 @@ export async function readJsonBody<Schema extends z.ZodType>(
     const parsed: unknown = await c.req.json().catch((error: unknown) => {
       throw new InvalidInputError(`Request body is not valid JSON: ${(error as Error).message}`);
     });
+    assertJsonDepth(parsed, "body");
     assertStorableText(parsed, "body");
     return parseInput(schema, parsed, "body");
   }
-  const bytes = await readBoundedBody(c.req.raw, maxBytes);
-  const text = new TextDecoder().decode(bytes).trim();
-  let json: unknown = {};
-  if (text.length > 0) {
-    try {
-      json = JSON.parse(text);
-    } catch (error) {
-      throw new InvalidInputError(`Request body is not valid JSON: ${(error as Error).message}`);
-    }
-    if (mayHoldUnstorableText(text)) assertStorableText(json, "body");
-  }
-  return parseInput(schema, json, "body");
+  const parsed = await readBoundedJson(c.req.raw, maxBytes);
+  if (parsed === null) return parseInput(schema, {}, "body");
+  if (!parsed.ok) throw new InvalidInputError(parsed.message);
+  // The depth limit bounds this walk's recursion (MAX_JSON_DEPTH levels).
+  if (mayHoldUnstorableText(parsed.text)) assertStorableText(parsed.value, "body");
+  return parseInput(schema, parsed.value, "body");
 }
 
 /** Validates query parameters (or any plain object) against a zod schema. */

@@ -10,9 +10,9 @@ import {
   validatePageBound,
   validateStoreKey,
   validateStoreValue,
-  validateTtlMinutes,
   type StoreItem,
 } from "../domain/store.js";
+import { MAX_INT4, validateTtlMinutes, validateWholeNumber } from "../domain/input-bounds.js";
 import type { ServiceContext } from "./service-context.js";
 
 /** Inputs arrive as parsed JSON (REST body, GraphQL JSON scalars): the service checks them. */
@@ -166,8 +166,7 @@ async function authorizeNamespaceListing(ctx: ServiceContext, input: ListStoreNa
 
 function validateMaxDepth(value: unknown): number | undefined {
   if (value === null || value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) throw new InvalidInputError("max_depth must be a whole number ≥ 1");
-  return value;
+  return validateWholeNumber(value, "max_depth", { min: 1, max: MAX_INT4 });
 }
 
 /** An embeddings provider failure is the provider's outage, not ours: 503 naming it. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { validateTtlMinutes } from "../domain/input-bounds.js";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
@@ -95,6 +96,7 @@ export const threadsService = {
     if (input.threadId !== undefined && !isUuid(input.threadId)) {
       throw new InvalidInputError(`thread_id must be a UUID, got '${input.threadId}'`);
     }
+    validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: input.threadId, metadata: { ...(input.metadata ?? {}) }, if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "threads", "create", request);
     input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
@@ -160,6 +162,7 @@ export const threadsService = {
    * `ttlMinutes` replaces the thread's TTL (counted from this update).
    */
   async update(ctx: ServiceContext, threadId: string, input: { metadata?: JsonObject; ttlMinutes?: number }): Promise<Thread> {
+    validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
     input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
@@ -221,6 +224,7 @@ export const threadsService = {
 
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Array<Thread & { extracted?: JsonObject }>> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", extract, ...filter } = input;
+    validateThreadIds(filter.ids);
     const paths = extract === undefined ? undefined : parseExtractPaths(extract);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
     const threads = await searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
@@ -228,6 +232,7 @@ export const threadsService = {
   },
 
   async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {
+    validateThreadIds(filter.ids);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, {}));
     return countThreads(ctx.db.dataSource.manager, { ...filter, scope });
   },
@@ -256,3 +261,9 @@ export const threadsService = {
     });
   },
 };
+
+/** Thread ids to filter on are UUIDs (the column's type): anything else is INVALID_INPUT naming it, not a failed cast. */
+function validateThreadIds(ids: readonly string[] | undefined): void {
+  const index = ids?.findIndex((id) => !isUuid(id)) ?? -1;
+  if (index >= 0) throw new InvalidInputError(`ids[${index}] must be a UUID, got '${ids![index]!.slice(0, 40)}'`);
+}

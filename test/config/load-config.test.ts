@@ -17,4 +17,11 @@ describe("loadConfig", () => {
   it.each(["256", "lots", "0MB", "256 MB", "1TB"])("refuses HANGAR_EMBEDDED_SHARED_BUFFERS=%s naming the variable", (value) => {
     expect(() => loadConfig({ HANGAR_EMBEDDED_SHARED_BUFFERS: value })).toThrow(/HANGAR_EMBEDDED_SHARED_BUFFERS: a size such as "16MB"/);
   });
+
+  it("has slow-client deadlines by default and refuses a header deadline past the request's", () => {
+    expect(loadConfig({})).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 60_000 });
+    expect(loadConfig({ HANGAR_HEADERS_TIMEOUT_MS: "2000", HANGAR_REQUEST_TIMEOUT_MS: "5000" })).toMatchObject({ headersTimeoutMs: 2_000, requestTimeoutMs: 5_000 });
+    expect(() => loadConfig({ HANGAR_HEADERS_TIMEOUT_MS: "90000" })).toThrow(/HANGAR_HEADERS_TIMEOUT_MS must not exceed HANGAR_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ HANGAR_REQUEST_TIMEOUT_MS: "0" })).toThrow(/HANGAR_REQUEST_TIMEOUT_MS/);
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_INT4 } from "../../domain/input-bounds.js";
 import { ASSISTANT_SORT_FIELDS } from "../../domain/assistant.js";
 import { JsonObject, Limit, Offset, optional, QueryBoolean, SortOrder } from "./common.js";
 
@@ -62,7 +63,7 @@ export const AssistantVersionsSearchRequest = z.object({
 });
 
 export const AssistantLatestVersion = z.object({
-  version: z.number().int().min(1),
+  version: z.number().int().min(1).max(MAX_INT4),
 });
 
 export const AssistantDeleteQuery = z.object({

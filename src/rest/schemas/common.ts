@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_INT4 } from "../../domain/input-bounds.js";
 
 /**
  * Building blocks shared by the request schemas. Clients send `null` for "not given" as often as
@@ -16,7 +17,7 @@ export const SortOrder = z.enum(["asc", "desc"]);
 /** Page size of every list: 1..1000, default 10. */
 export const Limit = z.number().int().min(1).max(1000).nullish().transform((value) => value ?? 10);
 
-export const Offset = z.number().int().min(0).nullish().transform((value) => value ?? 0);
+export const Offset = z.number().int().min(0).max(MAX_INT4).nullish().transform((value) => value ?? 0);
 
 /** Query-string booleans as the SDK writes them (`true` / `false`). */
 export const QueryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");

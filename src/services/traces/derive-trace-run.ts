@@ -1,4 +1,5 @@
 import { isJsonObject } from "../../domain/json.js";
+import { MAX_INDEXED_TEXT_BYTES } from "../../domain/input-bounds.js";
 import { extractUsage } from "../../tracing/extract-usage.js";
 import { identifyModel } from "../../tracing/identify-model.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
@@ -31,7 +32,13 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
   };
   if (record.runType !== "llm") return notPriced(warnings, firstTokenTime, links);
 
-  const { modelName, provider } = identifyModel({ inputs: record.inputs, extra: record.extra });
+  const identified = identifyModel({ inputs: record.inputs, extra: record.extra });
+  const { provider } = identified;
+  // The model name is indexed (trace_runs_model_name_idx): one past the index's bound is no real
+  // model's, so it is dropped with a warning rather than failing the whole batch.
+  const isIndexable = identified.modelName === null || Buffer.byteLength(identified.modelName) <= MAX_INDEXED_TEXT_BYTES;
+  if (!isIndexable) warnings.push(`model name longer than ${MAX_INDEXED_TEXT_BYTES} bytes ignored`);
+  const modelName = isIndexable ? identified.modelName : null;
   const rendered = renderMessages(record.inputs, record.outputs);
   const { usage, source, tokensEstimated, warnings: usageWarnings } = extractUsage(
     { runType: record.runType, inputs: record.inputs, outputs: record.outputs, extra: record.extra },

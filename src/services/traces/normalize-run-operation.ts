@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../domain/errors.js";
 import { tracingProjectId } from "../../domain/ids.js";
+import { MAX_INDEXED_TEXT_BYTES, validateTextBytes } from "../../domain/input-bounds.js";
 import { isJsonObject } from "../../domain/json.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import { parseRunTime, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
@@ -30,7 +31,7 @@ export function normalizeRunOperation(operation: TraceRunOperation, kind: Operat
   const fields: RecordFields = {
     traceId: optionalUuid(operation.traceId, "trace_id", where),
     parentRunId: optionalUuid(operation.parentRunId, "parent_run_id", where),
-    dottedOrder: optionalString(operation.dottedOrder, "dotted_order", where),
+    dottedOrder: indexedText(optionalString(operation.dottedOrder, "dotted_order", where), "dotted_order", where),
     name: optionalString(operation.name, "name", where),
     runType: optionalString(operation.runType, "run_type", where),
     status: optionalString(operation.status, "status", where),
@@ -112,4 +113,9 @@ function optionalTime(value: unknown, field: string, where: string): CanonicalRu
     );
   }
   return time;
+}
+
+/** Text kept in a B-tree index, within its size bound (domain/input-bounds.ts). */
+function indexedText(value: string | undefined, field: string, where: string): string | undefined {
+  return value === undefined ? undefined : validateTextBytes(value, `${where}: ${field}`, MAX_INDEXED_TEXT_BYTES);
 }

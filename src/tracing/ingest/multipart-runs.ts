@@ -1,3 +1,4 @@
+import { parseJsonText } from "../../domain/json-depth.js";
 import type { MultipartPart } from "./multipart-body.js";
 
 /**
@@ -106,11 +107,9 @@ function parseJsonPart(part: MultipartPart): unknown {
   }
   const text = part.data.toString("utf8");
   if (LANGSMITH_UNSERIALIZABLE_TEXTS.has(text)) return new UnserializablePayload(text);
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new MultipartRunsError(`part '${part.name}' is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = parseJsonText(text, `part '${part.name}'`);
+  if (!parsed.ok) throw new MultipartRunsError(parsed.message);
+  return parsed.value;
 }
 
 /** A part holding one of LangSmith's unserializable-payload texts. */

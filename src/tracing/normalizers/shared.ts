@@ -3,6 +3,7 @@
  * classify is kept as an `unknown` block (or a best-effort message) and explained by a warning,
  * because the rendered view is advisory and the raw run is stored verbatim anyway.
  */
+import { parseJsonText } from "../../domain/json-depth.js";
 import type { ContentBlock, MediaBlock, MediaType, MessageRole, NativeMessage } from "../message-types.js";
 
 export type Side = "input" | "output";
@@ -65,13 +66,11 @@ export function parseToolArguments(raw: unknown, where: string, warnings: string
   }
   // Streaming clients report a call without arguments as "".
   if (raw.trim() === "") return {};
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (isRecord(parsed)) return parsed;
-    warnings.push(`${where}: tool call arguments are JSON but not an object (kept under _raw)`);
-  } catch {
-    warnings.push(`${where}: tool call arguments are not valid JSON (kept under _raw)`);
-  }
+  const parsed = parseJsonText(raw, `${where}: tool call arguments`);
+  if (parsed.ok && isRecord(parsed.value)) return parsed.value;
+  if (parsed.ok) warnings.push(`${where}: tool call arguments are JSON but not an object (kept under _raw)`);
+  else if (parsed.problem === "depth") warnings.push(`${parsed.message} (kept under _raw)`);
+  else warnings.push(`${where}: tool call arguments are not valid JSON (kept under _raw)`);
   return { _raw: raw };
 }
 
