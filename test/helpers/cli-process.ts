@@ -1,0 +1,46 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+
+export interface CliProcess {
+  /** The HTTP address (`serve` only; null for `worker`). */
+  url: string | null;
+  child: ChildProcess;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real `hangar serve` / `hangar worker` OS process (the CLI entry through tsx, as `npm start`
+ * runs the built one), resolved once it logs that it is running.
+ */
+export function startCliProcess(args: string[], env: Record<string, string>): Promise<CliProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/cli.ts"), ...args], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: "info", ...env },
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    const onOutput = (chunk: Buffer) => {
+      output += chunk;
+      if (!output.includes('"msg":"Hangar is running"')) return;
+      child.stdout.off("data", onOutput);
+      child.stderr.off("data", onOutput);
+      const url = output.match(/"url":"(http:[^"]+)"/)?.[1] ?? null;
+      resolve({
+        url,
+        child,
+        async stop() {
+          if (child.exitCode === null) child.kill("SIGTERM");
+          await exited;
+        },
+      });
+    };
+    child.stdout.on("data", onOutput);
+    child.stderr.on("data", onOutput);
+    child.on("exit", (code) => reject(new Error(`hangar ${args.join(" ")} exited (${code}) before it ran:\n${output}`)));
+  });
+}
