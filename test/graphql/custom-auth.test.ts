@@ -9,7 +9,13 @@ import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers
 import { signUserToken } from "../helpers/user-tokens.js";
 import {
   CreateThreadDocument,
+  DeleteStoreItemDocument,
+  GetStoreItemDocument,
+  GetStoreItemNodeDocument,
   GetThreadDocument,
+  ListStoreNamespacesDocument,
+  PutStoreItemDocument,
+  SearchStoreItemsDocument,
   ListThreadsDocument,
   RunEventsDocument,
   UpdateThreadDocument,
@@ -104,6 +110,39 @@ describe("GraphQL over HTTP", () => {
     expect(status).toBe(200);
     expect(text).toContain("NOT_FOUND");
     expect(text).not.toContain('"runEvents":{');
+  });
+});
+
+describe("the store over GraphQL", () => {
+  const query = async <TData, TVariables>(token: string, document: TypedDocumentNode<TData, TVariables>, variables: TVariables) =>
+    JSON.parse((await overHttp(token, document, variables)).text) as { data: TData; errors?: unknown[] };
+
+  it("prefixes namespaces with the caller's id: bob reaches none of alice's items through any field", async () => {
+    // The issue's case: ["alice", "bob"] written by alice was visible to bob under `$contains`.
+    const put = await query(aliceToken, PutStoreItemDocument, { input: { namespace: ["alice", "bob"], key: "k", value: { text: "alice's secret" } } });
+    expect(put.data.putStoreItem.storeItem.namespace).toEqual(["alice", "bob"]);
+    const itemId = put.data.putStoreItem.storeItem.id;
+    await query(aliceToken, PutStoreItemDocument, { input: { namespace: ["notes"], key: "k", value: { text: "alice's secret" } } });
+
+    const seenByBob = [
+      await query(bobToken, GetStoreItemDocument, { namespace: ["alice", "bob"], key: "k" }),
+      await query(bobToken, GetStoreItemDocument, { namespace: ["notes"], key: "k" }),
+      await query(bobToken, GetStoreItemNodeDocument, { id: itemId }),
+      await query(bobToken, SearchStoreItemsDocument, {}),
+      await query(bobToken, SearchStoreItemsDocument, { namespacePrefix: ["alice"] }),
+      await query(bobToken, SearchStoreItemsDocument, { filter: { text: "alice's secret" } }),
+      await query(bobToken, ListStoreNamespacesDocument, {}),
+      await query(bobToken, ListStoreNamespacesDocument, { prefix: ["alice"] }),
+      await query(bobToken, ListStoreNamespacesDocument, { prefix: ["*", "bob"] }),
+    ];
+    expect(JSON.stringify(seenByBob)).not.toContain("alice");
+    expect(seenByBob.map((answer) => answer.errors)).toEqual(seenByBob.map(() => undefined));
+
+    // Bob's delete under her names is in his own space: her items stay.
+    await query(bobToken, DeleteStoreItemDocument, { input: { namespace: ["alice", "bob"], key: "k" } });
+    const own = await query(aliceToken, SearchStoreItemsDocument, { filter: { text: "alice's secret" } });
+    expect(own.data.storeItems.edges.map((edge) => edge.node.namespace)).toEqual(expect.arrayContaining([["alice", "bob"], ["alice", "notes"]]));
+    expect(own.data.storeItems.totalCount).toBe(2);
   });
 });
 
