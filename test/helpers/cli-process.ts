@@ -8,6 +8,8 @@ export interface CliProcess {
   /** The HTTP address (`serve` only; null for `worker`). */
   url: string | null;
   child: ChildProcess;
+  /** Its log lines at warn level and above (pino levels 40+), for a failing test to show. */
+  problems(): string[];
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -22,6 +24,15 @@ export function startCliProcess(args: string[], env: Record<string, string>): Pr
     env: { ...process.env, LOG_LEVEL: "info", ...env },
   });
   let output = "";
+  const problems: string[] = [];
+  let partial = "";
+  const collectProblems = (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (/"level":(4|5|6)0/.test(line) && problems.length < 100) problems.push(line);
+  };
+  child.stdout.on("data", collectProblems);
+  child.stderr.on("data", collectProblems);
   const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     const onOutput = (chunk: Buffer) => {
@@ -33,6 +44,7 @@ export function startCliProcess(args: string[], env: Record<string, string>): Pr
       resolve({
         url,
         child,
+        problems: () => [...problems],
         async stop() {
           if (child.exitCode === null) child.kill("SIGTERM");
           await exited;
