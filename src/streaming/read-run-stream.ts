@@ -56,7 +56,8 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
  * when it is read. So the switch to live waits for them: a live event that is not the next seq
  * first reads the store up to it (see GAP_PAUSES_MS), and a run that ends before any live event
  * reached this reader has its store read once more (its worker stored every event before it
- * ended the run). Ends when the run ends, or at once after the replay when it had already ended.
+ * ended the run). Ends when the run ends, or at once after the replay when it had already ended
+ * (its status is read before the store, so that replay is complete).
  *
  * The bus carries a run's events only within its process unless Redis links the processes. A run
  * executed by another process (`serve --no-worker` beside `hangar worker`, without REDIS_URL)
@@ -102,9 +103,12 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
         await pause(GAP_PAUSES_MS[Math.min(attempt, GAP_PAUSES_MS.length - 1)]!, signal);
       }
     };
-    yield* replay();
-    // The worker stores every event before it records the end, so a finished run is complete here.
+    // The status first: the worker stores every event before it records the end, so a run found
+    // finished here has all its events in the store read next. Read the other way round, a run
+    // ending in another process between the two reads left a finished stream with nothing in it
+    // (seen once in ~2,400 streams joined on another process under load).
     const status = await sources.readRunStatus(request.runId);
+    yield* replay();
     if (status === null || (status !== "pending" && status !== "running")) return;
 
     let hasHeardLive = false;

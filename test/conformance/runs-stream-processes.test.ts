@@ -1,6 +1,6 @@
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCliProcess, type CliProcess } from "../helpers/cli-process.js";
+import { startCliProcess, stopCliProcesses, type CliProcess } from "../helpers/cli-process.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 // The issue's deployment: two API processes (`serve --no-worker`), one `worker`, Redis between
@@ -30,9 +30,11 @@ beforeAll(async () => {
   processes.push(...started);
   creating = new Client({ apiUrl: started[0]!.url!, callerOptions: { maxRetries: 0 } } as never);
   joining = new Client({ apiUrl: started[1]!.url!, callerOptions: { maxRetries: 0 } } as never);
-}, 120_000);
+  // Each process compiles the sources through tsx at start: ~20 s on an idle machine, over 2 min
+  // measured with two copies of this file running at a load average of 27.
+}, 300_000);
 afterAll(async () => {
-  await Promise.all(processes.map((process) => process.stop()));
+  await stopCliProcesses();
   await database?.drop();
 });
 

@@ -3,6 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+/** Every process started and not yet exited, ready or not: stopCliProcesses ends them all. */
+const running = new Set<ChildProcess>();
 
 export interface CliProcess {
   /** The HTTP address (`serve` only; null for `worker`). */
@@ -10,8 +12,6 @@ export interface CliProcess {
   child: ChildProcess;
   /** Its log lines at warn level and above (pino levels 40+), for a failing test to show. */
   problems(): string[];
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -23,6 +23,7 @@ export function startCliProcess(args: string[], env: Record<string, string>): Pr
     cwd: root,
     env: { ...process.env, LOG_LEVEL: "info", ...env },
   });
+  running.add(child);
   let output = "";
   const problems: string[] = [];
   let partial = "";
@@ -33,7 +34,7 @@ export function startCliProcess(args: string[], env: Record<string, string>): Pr
   };
   child.stdout.on("data", collectProblems);
   child.stderr.on("data", collectProblems);
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  child.on("exit", () => running.delete(child));
   return new Promise((resolve, reject) => {
     const onOutput = (chunk: Buffer) => {
       output += chunk;
@@ -45,14 +46,24 @@ export function startCliProcess(args: string[], env: Record<string, string>): Pr
         url,
         child,
         problems: () => [...problems],
-        async stop() {
-          if (child.exitCode === null) child.kill("SIGTERM");
-          await exited;
-        },
       });
     };
     child.stdout.on("data", onOutput);
     child.stderr.on("data", onOutput);
     child.on("exit", (code) => reject(new Error(`hangar ${args.join(" ")} exited (${code}) before it ran:\n${output}`)));
   });
+}
+
+/** SIGTERM to every process started here that is still running (started or still starting), then waits. */
+export async function stopCliProcesses(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
 }
