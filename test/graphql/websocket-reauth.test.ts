@@ -37,6 +37,8 @@ describe("graphql-ws re-authenticates each operation", () => {
       webSocketImpl: WebSocket,
       retryAttempts: 0,
       lazy: false,
+      // graphql-ws prints a non-lazy socket's close; the operation's rejection below asserts it.
+      onNonLazyError: () => undefined,
       connectionParams: { authorization: "Bearer carol" },
     });
     const viewer = async () => {
