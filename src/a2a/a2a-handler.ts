@@ -19,7 +19,7 @@ import { runResultsService } from "../services/run-results.service.js";
 import { cancelRuns } from "../services/run-lifecycle/cancel-run.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
-import { agentMessage, CONTEXT_KEY, graphInputOf, MESSAGE_KEY, taskOf, taskStateOf, type RunEnd } from "./a2a-tasks.js";
+import { agentMessage, CONTEXT_KEY, contextIdOf, graphInputOf, MESSAGE_KEY, taskOf, taskStateOf, type RunEnd } from "./a2a-tasks.js";
 
 // How long tasks/cancel waits for a running run's worker to stop it before answering.
 const CANCEL_WAIT_MS = 5_000;
@@ -116,7 +116,7 @@ export class RunsA2AHandler implements A2ARequestHandler {
     if (message.taskId) {
       // Each message is a run of its own: a task (run) is never continued, the context is.
       const run = await this.findRun(message.taskId);
-      throw new UnsupportedOperationError(`Task ${run.runId} cannot take more messages; send the next message with contextId '${message.contextId || run.threadId}' and no taskId`);
+      throw new UnsupportedOperationError(`Task ${run.runId} cannot take more messages; send the next message with contextId '${message.contextId || contextIdOf(run)}' and no taskId`);
     }
     const contextId = message.contextId || randomUUID();
     try {

@@ -18,13 +18,21 @@ export function isUuid(value: string): boolean {
 
 // Namespace for threads named by an A2A contextId that is not itself a UUID (uuid5 of the id).
 const A2A_CONTEXT_NAMESPACE = "2f0c7a56-4a0e-5d3e-9a51-6a2a7c0e1d11";
+// Parent of each custom-auth user's own namespace of context ids (uuid5 of the identity).
+const A2A_USER_CONTEXTS_NAMESPACE = "0f82a34d-62f6-48ed-ba15-9d64c2380d9f";
 
 /**
- * The thread an A2A conversation (its `contextId`) runs on: a UUID contextId is the thread id
- * itself, any other string always names the same derived thread.
+ * The thread an A2A conversation (its `contextId`) runs on, for one caller. Operators (an API key,
+ * or anyone on an open server) share one space: a UUID contextId is the thread id itself, any
+ * other string always names the same derived thread. A user of custom auth (`userIdentity`) has a
+ * space of their own: every contextId, UUIDs included, names a thread derived from the identity
+ * and the id, so two users' "support-chat" are two threads, and neither can block the other's
+ * or learn whether it exists.
  */
-export function threadIdForContext(contextId: string): string {
-  return isUuid(contextId) ? contextId.toLowerCase() : uuidv5(contextId, A2A_CONTEXT_NAMESPACE);
+export function threadIdForContext(contextId: string, userIdentity?: string): string {
+  const name = isUuid(contextId) ? contextId.toLowerCase() : contextId;
+  if (userIdentity !== undefined) return uuidv5(name, uuidv5(userIdentity, A2A_USER_CONTEXTS_NAMESPACE));
+  return isUuid(name) ? name : uuidv5(name, A2A_CONTEXT_NAMESPACE);
 }
 
 // Namespace for the ids of LangSmith projects (sessions) named by runs without a session_id.

@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { GraphQLError, type ExecutionArgs } from "graphql";
+import { CloseCode } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { authenticateCaller } from "../auth/authenticate-request.js";
+import { credentialExpiry } from "../auth/credential-expiry.js";
 import { AppError, AuthRefusalError } from "../domain/errors.js";
 import { presentsApiKey } from "../auth/api-keys.js";
 import type { Logger } from "../logger.js";
@@ -19,7 +21,12 @@ type Enveloped = ReturnType<GraphqlServer["getEnveloped"]>;
 interface Caller {
   actor: Actor | null;
   log: Logger;
+  /** connection_init's params read as headers, when the credentials came from there. */
+  paramHeaders: Record<string, string>;
 }
+
+// setTimeout's longest delay (~24.8 days); a later expiry re-arms the timer.
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * graphql-ws on the HTTP server's /graphql path, authenticated by the same helper as HTTP
@@ -28,8 +35,11 @@ interface Caller {
  * Browsers cannot set headers on a WebSocket, so an upgrade without credentials is accepted and
  * they must then arrive in connection_init's payload (`connectionParams`: `{"x-api-key": key}`
  * or `{"authorization": "Bearer token"}`), which `authenticate` sees as headers of the upgrade
- * request; without valid ones the socket is closed with 4403 before any operation runs. Every operation runs through Yoga's enveloped
- * pipeline, so context, error masking and plugins are exactly those of HTTP.
+ * request; without valid ones the socket is closed with 4403 before any operation runs.
+ * Credentials are not trusted for the socket's whole life: each operation authenticates them
+ * again (a refusal closes the socket with 4403), and a JWT's `exp` closes it with 4403 when it
+ * passes (credential-expiry.ts), ending the subscriptions it carries. Every operation runs
+ * through Yoga's enveloped pipeline, so context, error masking and plugins are exactly those of HTTP.
  * Returns a closer that stops accepting upgrades and closes open sockets.
  */
 export function attachGraphqlWebSocket(
@@ -72,7 +82,7 @@ export function attachGraphqlWebSocket(
       refuseUpgrade(socket, decided);
       return;
     }
-    callers.set(request, { actor: decided instanceof AppError ? null : decided, log });
+    callers.set(request, { actor: decided instanceof AppError ? null : decided, log, paramHeaders: {} });
     webSockets.handleUpgrade(request, socket, head, (webSocket) => webSockets.emit("connection", webSocket, request));
   };
   httpServer.on("upgrade", onUpgrade);
@@ -86,14 +96,28 @@ export function attachGraphqlWebSocket(
         const caller = callers.get(ctx.extra.request);
         if (!caller) return false;
         if (caller.actor === null) {
-          const decided = await authenticate(ctx.extra.request, caller.log, connectionParamsAsHeaders(ctx.connectionParams));
-          if (!(decided instanceof AppError)) caller.actor = decided;
+          const paramHeaders = connectionParamsAsHeaders(ctx.connectionParams);
+          const decided = await authenticate(ctx.extra.request, caller.log, paramHeaders);
+          if (decided instanceof AppError) return false;
+          caller.actor = decided;
+          caller.paramHeaders = paramHeaders;
         }
-        return caller.actor !== null;
+        const expiresAt = credentialExpiry(requestHeaders(ctx.extra.request, caller.paramHeaders));
+        if (expiresAt === null) return true;
+        if (expiresAt.getTime() <= Date.now()) return false;
+        closeWhenExpired(ctx.extra.socket, expiresAt);
+        return true;
       },
       onSubscribe: async (ctx, _id, payload) => {
         const caller = callers.get(ctx.extra.request);
         if (!caller?.actor) throw new Error("graphql-ws operation on an unauthenticated connection");
+        // Still valid? (revoked, expired opaque token, a user the deployment no longer accepts)
+        const current = await authenticate(ctx.extra.request, caller.log, caller.paramHeaders);
+        if (current instanceof AppError) {
+          ctx.extra.socket.close(CloseCode.Forbidden, "Forbidden");
+          return [new GraphQLError("The connection's credentials are no longer accepted", { extensions: { code: "UNAUTHENTICATED" } })];
+        }
+        caller.actor = current;
         const overLimit = socketOperationRefusal(Object.keys(ctx.subscriptions).length, runtime.config.graphqlLimits.maxSubscriptionsPerSocket);
         if (overLimit) return [overLimit];
         const pipeline = graphql.getEnveloped({
@@ -156,19 +180,39 @@ function refuseUpgrade(socket: Duplex, refusal: AppError): void {
   );
 }
 
+/** Closes the socket with 4403 once `expiresAt` has passed; the socket's subscriptions end with it. */
+function closeWhenExpired(socket: WebSocket, expiresAt: Date): void {
+  let timer: NodeJS.Timeout | undefined;
+  const check = () => {
+    const remaining = expiresAt.getTime() - Date.now();
+    if (remaining <= 0) {
+      socket.close(CloseCode.Forbidden, "Forbidden: credentials expired");
+      return;
+    }
+    timer = setTimeout(check, Math.min(remaining, MAX_TIMER_MS));
+    timer.unref();
+  };
+  socket.once("close", () => clearTimeout(timer));
+  check();
+}
+
 /**
  * The upgrade as the fetch Request `authenticate` expects (method, url, headers), with
  * connection_init's params added as headers: that is where a browser puts its token.
  */
 function asFetchRequest(request: http.IncomingMessage, extraHeaders: Record<string, string>): Request {
+  const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
+  return new Request(url, { method: request.method ?? "GET", headers: requestHeaders(request, extraHeaders) });
+}
+
+function requestHeaders(request: http.IncomingMessage, extraHeaders: Record<string, string>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === "string") headers.set(name, value);
     else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
   }
   for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, value);
-  const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
-  return new Request(url, { method: request.method ?? "GET", headers });
+  return headers;
 }
 
 /** connection_init's payload read like headers: string values under lower-cased names. */

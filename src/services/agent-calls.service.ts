@@ -110,11 +110,14 @@ export const agentCallsService = {
   },
 
   /**
-   * A run on the thread of a conversation (`contextId`), created with the thread when it does not
-   * exist yet; a message sent while the previous one still runs is queued behind it.
+   * A run on the thread of a conversation (`contextId`, the caller's own under custom auth),
+   * created with the thread when it does not exist yet; a message sent while the previous one
+   * still runs is queued behind it.
    */
   async startInConversation(ctx: ServiceContext, call: AgentCallInput & { contextId: string }): Promise<Run> {
-    return createRun(ctx, runInput(call, threadIdForContext(call.contextId), ["values", "updates"]));
+    // Context names are per user under custom auth (domain/ids.ts); operators share one space.
+    const userIdentity = ctx.actor.kind === "user" ? ctx.actor.user?.identity : undefined;
+    return createRun(ctx, runInput(call, threadIdForContext(call.contextId, userIdentity), ["values", "updates"]));
   },
 
   /** Reads a run's stream (stored events, then live ones) to its end. */

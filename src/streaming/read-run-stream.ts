@@ -1,3 +1,4 @@
+import { WORKER_WRITE_PATIENCE_MS } from "../db/retry.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { RunStatus } from "../domain/run.js";
 import type { BusMessage, RunEventBus } from "./run-event-bus.js";
@@ -24,6 +25,14 @@ export interface RunStreamRequest {
 
 const ALWAYS_SENT = new Set(["metadata", "error"]);
 
+// A worker stores its events in batches (every 10 ms, run-event-store.ts) but publishes each at
+// once, so a reader in another process can hear an event live before the store holds the ones
+// before it. The reader then reads the store again until the gap is filled: after one flush,
+// usually 10–30 ms, hence short pauses first. The worker retries a failed write for
+// WORKER_WRITE_PATIENCE_MS; past that the events are lost and the stream goes on without them.
+const GAP_PAUSES_MS = [5, 10, 20, 40, 80, 160, 250];
+const GAP_PATIENCE_MS = WORKER_WRITE_PATIENCE_MS + 1_000;
+
 /** `updates|child:1` → updates, `messages/partial` → messages. */
 export function streamModeOfEvent(event: string): string {
   return event.split(/[|/]/, 1)[0]!;
@@ -40,9 +49,15 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
 }
 
 /**
- * A run's events from `afterSeq` on: first what is stored, then live ones, without gaps or
- * duplicates (the bus is subscribed before the replay is read, and seq decides what is new).
- * Ends when the run ends, or at once after the replay when it had already ended.
+ * A run's events from `afterSeq` on, each exactly once and in order: first what is stored, then
+ * live ones. The bus is subscribed before the store is read, so no event published later can be
+ * missed, and seq decides what is new. Events published before the subscription reach this reader
+ * only through the store; when the worker runs in another process they may not be stored yet
+ * when it is read. So the switch to live waits for them: a live event that is not the next seq
+ * first reads the store up to it (see GAP_PAUSES_MS), and a run that ends before any live event
+ * reached this reader has its store read once more (its worker stored every event before it
+ * ended the run). Ends when the run ends, or at once after the replay when it had already ended
+ * (its status is read before the store, so that replay is complete).
  *
  * The bus carries a run's events only within its process unless Redis links the processes. A run
  * executed by another process (`serve --no-worker` beside `hangar worker`, without REDIS_URL)
@@ -50,6 +65,7 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
  */
 export async function* readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
   const isWanted = streamModeFilter(request.modes);
+  const { signal } = request;
 
   const pending: BusMessage[] = [];
   let wake: (() => void) | null = null;
@@ -66,7 +82,7 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     doneSignalled = true;
     notify();
   });
-  request.signal?.addEventListener("abort", notify, { once: true });
+  signal?.addEventListener("abort", notify, { once: true });
 
   try {
     let lastSeq = request.afterSeq ?? 0;
@@ -76,12 +92,27 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
         if (isWanted(event)) yield event;
       }
     };
-    yield* replay();
-    // The worker stores every event before it records the end, so a finished run is complete here.
+    /** Reads the store until it holds every event up to `seq` (or the run ended, or patience ran out). */
+    const catchUp = async function* (seq: number) {
+      const deadline = Date.now() + GAP_PATIENCE_MS;
+      for (let attempt = 0; ; attempt++) {
+        // Ended before this read: the store is complete, nothing more will come.
+        const hasEnded = doneSignalled || pending.some((message) => message.kind === "end");
+        yield* replay();
+        if (lastSeq >= seq || hasEnded || signal?.aborted || Date.now() >= deadline) return;
+        await pause(GAP_PAUSES_MS[Math.min(attempt, GAP_PAUSES_MS.length - 1)]!, signal);
+      }
+    };
+    // The status first: the worker stores every event before it records the end, so a run found
+    // finished here has all its events in the store read next. Read the other way round, a run
+    // ending in another process between the two reads left a finished stream with nothing in it
+    // (seen once in ~2,400 streams joined on another process under load).
     const status = await sources.readRunStatus(request.runId);
+    yield* replay();
     if (status === null || (status !== "pending" && status !== "running")) return;
 
-    while (!request.signal?.aborted) {
+    let hasHeardLive = false;
+    while (!signal?.aborted) {
       const message = pending.shift();
       if (!message && doneSignalled) {
         // Ended without its events reaching this process: the worker stored them all first.
@@ -92,14 +123,34 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      if (message.kind === "end") return;
-      if (message.event.seq <= lastSeq) continue;
-      lastSeq = message.event.seq;
-      if (isWanted(message.event)) yield message.event;
+      if (message.kind === "end") {
+        // Events published before the subscription and stored after the replay's read.
+        if (!hasHeardLive) yield* replay();
+        return;
+      }
+      hasHeardLive = true;
+      const { event } = message;
+      if (event.seq > lastSeq + 1) yield* catchUp(event.seq - 1);
+      if (event.seq <= lastSeq) continue;
+      lastSeq = event.seq;
+      if (isWanted(event)) yield event;
     }
   } finally {
     unsubscribe();
     stopWatchingDone();
-    request.signal?.removeEventListener("abort", notify);
+    signal?.removeEventListener("abort", notify);
   }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }

@@ -4,7 +4,7 @@ import { Role, TaskState, type Message, type Task } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { Client as LangGraphClient } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemAssistantId } from "../../src/domain/ids.js";
+import { systemAssistantId, threadIdForContext } from "../../src/domain/ids.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 import { signUserToken } from "../helpers/user-tokens.js";
 
@@ -43,6 +43,16 @@ function userMessage(text: string, contextId: string): Message {
   };
 }
 
+function restClientFor(user: string): Promise<LangGraphClient> {
+  return signUserToken(user).then((token) => new LangGraphClient({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${token}` } }));
+}
+
+/** The reply's text (the whoami graph answers the users it saw, as JSON). */
+function textOf(task: Task): string {
+  const content = task.status?.message?.parts[0]?.content;
+  return content?.$case === "text" ? content.value : "";
+}
+
 const send = (message: Message) => ({ tenant: "", message, configuration: undefined, metadata: undefined });
 
 beforeAll(async () => {
@@ -64,14 +74,47 @@ describe("A2A with custom auth", () => {
     expect(reply?.$case === "text" && JSON.parse(reply.value)).toEqual({ users: ["alice"] });
 
     // Alice's thread, stamped with her as owner, as REST shows it.
-    const aliceRest = new LangGraphClient({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${await signUserToken("alice")}` } });
-    expect((await aliceRest.threads.get(contextId)).metadata).toMatchObject({ owner: "alice" });
+    const aliceRest = await restClientFor("alice");
+    const aliceThreadId = threadIdForContext(contextId, "alice");
+    expect((await aliceRest.runs.get(aliceThreadId, task.id)).metadata).toMatchObject({ a2a_context_id: contextId });
+    expect((await aliceRest.threads.get(aliceThreadId)).metadata).toMatchObject({ owner: "alice" });
 
     const bob = await clientFor("bob", "whoami");
     await expect(bob.getTask({ tenant: "", id: task.id })).rejects.toThrow(/not found/);
     await expect(bob.cancelTask({ tenant: "", id: task.id, metadata: undefined })).rejects.toThrow(/not found/);
-    await expect(bob.sendMessage(send(userMessage("let me in", contextId)))).rejects.toThrow(/cannot see/);
+    // Her contextId names a conversation of bob's own: a new thread, hers untouched.
+    const bobsTask = (await bob.sendMessage(send(userMessage("let me in", contextId)))) as Task;
+    expect(bobsTask.contextId).toBe(contextId);
+    expect(JSON.parse(textOf(bobsTask))).toEqual({ users: ["bob"] });
+    expect(await aliceRest.runs.list(aliceThreadId)).toHaveLength(1);
     expect((await alice.getTask({ tenant: "", id: task.id })).id).toBe(task.id);
+  });
+
+  it("keeps context names per caller: bob's \"support-chat\" neither blocks alice's nor tells her it exists", async () => {
+    const bob = await clientFor("bob", "whoami");
+    const alice = await clientFor("alice", "whoami");
+    const bobFirst = (await bob.sendMessage(send(userMessage("bob's first", "support-chat")))) as Task;
+    expect(bobFirst.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+    // Alice's first message on the same name starts her own conversation, as on a fresh name.
+    const aliceFirst = (await alice.sendMessage(send(userMessage("alice's first", "support-chat")))) as Task;
+    const aliceFresh = (await alice.sendMessage(send(userMessage("alice's first", `fresh-${randomUUID()}`)))) as Task;
+    expect(aliceFirst.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(textOf(aliceFirst)).toBe(textOf(aliceFresh));
+    expect(aliceFirst.history.map((message) => message.role)).toEqual(aliceFresh.history.map((message) => message.role));
+
+    // Each name keeps its conversation: the second message of each user continues their own thread.
+    await bob.sendMessage(send(userMessage("bob's second", "support-chat")));
+    await alice.sendMessage(send(userMessage("alice's second", "support-chat")));
+    const aliceRest = await restClientFor("alice");
+    const bobRest = await restClientFor("bob");
+    const aliceThread = (await aliceRest.runs.get(threadIdForContext("support-chat", "alice"), aliceFirst.id)).thread_id;
+    const bobThread = (await bobRest.runs.get(threadIdForContext("support-chat", "bob"), bobFirst.id)).thread_id;
+    expect(aliceThread).not.toBe(bobThread);
+    expect(await aliceRest.runs.list(aliceThread)).toHaveLength(2);
+    expect(await bobRest.runs.list(bobThread)).toHaveLength(2);
+    await expect(aliceRest.threads.get(bobThread)).rejects.toMatchObject({ status: 404 });
+    await expect(bobRest.threads.get(aliceThread)).rejects.toMatchObject({ status: 404 });
   });
 
   it("answers the handler's 401 without a token, for the card and for JSON-RPC", async () => {

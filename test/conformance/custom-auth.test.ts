@@ -1,9 +1,10 @@
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeCronsDue } from "../helpers/sql.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
-import { signUserToken } from "../helpers/user-tokens.js";
+import { EXAMPLE_JWT_SECRET, signUserToken } from "../helpers/user-tokens.js";
 
 // The README's JWT example deployment (examples/auth/auth.ts) over the fixture graphs: two users
 // through the official SDK client, each owning what they create.
@@ -34,13 +35,29 @@ const notFound = { status: 404 };
 describe("authenticate", () => {
   it("answers the handler's 401 (its message, its headers) to a missing, malformed or forged token and creates nothing", async () => {
     const before = await alice.threads.count();
-    for (const authorization of [undefined, "Basic abc", "Bearer not-a-jwt", `Bearer ${await signUserToken("alice", "another-secret-0123456789abcdef0123")}`]) {
+    const valid = await signUserToken("alice");
+    const refused = [
+      undefined,
+      "Basic abc",
+      "Bearer not-a-jwt",
+      `Bearer ${await signUserToken("alice", "another-secret-0123456789abcdef0123")}`,
+      // Strict parsing: exactly the scheme, one space and the token.
+      valid,
+      `Bearer ${valid} junk`,
+      `Bearer ${valid},Bearer other`,
+      `Bearer  ${valid}`,
+      `Bearer ${valid}.extra`,
+      // `exp` required, and checked.
+      `Bearer ${await new SignJWT({ scopes: [] }).setProtectedHeader({ alg: "HS256" }).setSubject("alice").sign(new TextEncoder().encode(EXAMPLE_JWT_SECRET))}`,
+      `Bearer ${await new SignJWT({ scopes: [] }).setProtectedHeader({ alg: "HS256" }).setSubject("alice").setExpirationTime("-1m").sign(new TextEncoder().encode(EXAMPLE_JWT_SECRET))}`,
+    ];
+    for (const authorization of refused) {
       const response = await fetch(`${server.url}/threads`, {
         method: "POST",
         headers: { "content-type": "application/json", ...(authorization ? { authorization } : {}) },
         body: JSON.stringify({ metadata: { owner: "mallory" } }),
       });
-      expect(response.status).toBe(401);
+      expect({ authorization, status: response.status }).toEqual({ authorization, status: 401 });
       expect(response.headers.get("www-authenticate")).toBe("Bearer");
       expect(await response.text()).toMatch(/token/);
     }
@@ -163,17 +180,51 @@ describe("assistants and crons are their creator's", () => {
 });
 
 describe("the store is per user", () => {
-  it("keeps each user's items under their own namespace, invisible to the other", async () => {
-    await alice.store.putItem(["alice", "notes"], "n1", { text: "alice's note" });
-    await expect(bob.store.putItem(["alice", "notes"], "n2", { text: "bob's" })).rejects.toMatchObject({ status: 403 });
-    await expect(bob.store.getItem(["alice", "notes"], "n1")).rejects.toMatchObject({ status: 403 });
-    await bob.store.putItem(["bob"], "n1", { text: "bob's note" });
+  /** Everything `user` can see of the store through every read route. */
+  async function everythingSeenBy(user: Client, namespaces: string[][]) {
+    const seen: unknown[] = [];
+    for (const namespace of namespaces) {
+      seen.push((await user.store.getItem(namespace, "n1"))?.value ?? null);
+      seen.push(...(await user.store.searchItems(namespace, { limit: 100 })).items.map((item) => item.value));
+      seen.push(...(await user.store.searchItems(namespace, { filter: { text: "alice's note" } })).items.map((item) => item.value));
+      seen.push(...(await user.store.listNamespaces({ prefix: namespace })).namespaces);
+    }
+    seen.push(...(await user.store.searchItems([], { limit: 100 })).items.map((item) => item.value));
+    seen.push(...(await user.store.listNamespaces()).namespaces);
+    return JSON.stringify(seen);
+  }
 
+  it("prefixes every namespace with the caller's id: another user's items are out of reach through every route", async () => {
+    // The issue's case: alice writes under ["alice", "bob"], which the old `$contains` rule showed to bob.
+    await alice.store.putItem(["alice", "bob"], "n1", { text: "alice's note" });
+    await alice.store.putItem(["notes"], "n1", { text: "alice's note" });
+    // Stored under her id: ["notes"] is ["alice", "notes"]; a namespace already starting with it stays.
+    expect((await alice.store.listNamespaces()).namespaces).toEqual([["alice", "bob"], ["alice", "notes"]]);
+    expect((await alice.store.getItem(["notes"], "n1"))?.value).toEqual({ text: "alice's note" });
+    const found = (await alice.store.searchItems(["notes"])).items;
+    expect(found.map((item) => item.namespace)).toEqual([["alice", "notes"]]);
+    // What a search answers can be sent back as it is.
+    expect((await alice.store.getItem(found[0]!.namespace, "n1"))?.value).toEqual({ text: "alice's note" });
+
+    // Bob names alice's namespaces every way he can: he only ever reaches his own.
+    const aliceNamespaces = [["alice", "bob"], ["alice", "notes"], ["alice"], ["notes"], ["bob"], ["*", "notes"]];
+    expect(await everythingSeenBy(bob, aliceNamespaces)).not.toContain("alice's note");
+    expect(await everythingSeenBy(bob, aliceNamespaces)).not.toContain('"alice"');
+    // His writes and deletes under those names land in his own space and leave hers alone.
+    await bob.store.putItem(["alice", "notes"], "n1", { text: "bob's note" });
+    await bob.store.deleteItem(["alice", "notes"], "n1");
+    await bob.store.deleteItem(["alice", "bob"], "n1");
+    await bob.store.putItem(["alice", "bob"], "n1", { text: "bob's note" });
+    expect((await bob.store.listNamespaces()).namespaces).toEqual([["bob", "alice", "bob"]]);
+    expect((await bob.store.getItem(["alice", "bob"], "n1"))?.value).toEqual({ text: "bob's note" });
     expect((await alice.store.getItem(["alice", "notes"], "n1"))?.value).toEqual({ text: "alice's note" });
-    expect((await bob.store.searchItems([])).items.map((item) => item.namespace)).toEqual([["bob"]]);
-    expect((await bob.store.listNamespaces()).namespaces).toEqual([["bob"]]);
-    expect((await alice.store.listNamespaces()).namespaces).toEqual([["alice", "notes"]]);
-    await expect(bob.store.deleteItem(["alice", "notes"], "n1")).rejects.toMatchObject({ status: 403 });
-    expect((await alice.store.getItem(["alice", "notes"], "n1"))?.value).toEqual({ text: "alice's note" });
+    expect((await alice.store.getItem(["alice", "bob"], "n1"))?.value).toEqual({ text: "alice's note" });
+    expect(await everythingSeenBy(alice, [["bob"], ["alice", "bob"]])).not.toContain("bob's note");
+  });
+
+  it("percent-encodes the dots of an id, which namespace labels may not contain", async () => {
+    const carol = await userClient("carol.smith@example.com");
+    await carol.store.putItem(["notes"], "n1", { text: "carol's" });
+    expect((await carol.store.listNamespaces()).namespaces).toEqual([["carol%2Esmith@example%2Ecom", "notes"]]);
   });
 });

@@ -84,4 +84,21 @@ describe("continueThread", () => {
     expect(errorCode(badNode)).toBe("INVALID_INPUT");
     expect(badNode.errors?.[0]?.message).toMatch(/no_such_node/);
   });
+
+  it("refuses a checkpoint that is not on the thread (unknown, or another thread's) and writes nothing", async () => {
+    const { threadId, history } = await counterThread();
+    const other = await counterThread();
+    const latest = history.at(-1)!;
+    const runsBefore = await server.client.runs.list(threadId);
+    for (const checkpointId of ["1f0c0c0c-0000-6000-8000-000000000000", other.history.at(-1)!.checkpoint.checkpoint_id!]) {
+      for (const edit of [{}, { values: { total: 0 }, asNode: "add" }]) {
+        const refused = await executeOperation(server, ContinueThreadDocument, { input: { threadId, assistantId: "counter", checkpointId, ...edit } });
+        expect(errorCode(refused)).toBe("NOT_FOUND");
+        expect(refused.errors?.[0]?.message).toContain(checkpointId);
+      }
+    }
+    expect((await server.client.threads.getState<Counter>(threadId)).checkpoint.checkpoint_id).toBe(latest.checkpoint.checkpoint_id);
+    expect(await server.client.threads.getHistory(threadId, { limit: 20 })).toHaveLength(history.length);
+    expect(await server.client.runs.list(threadId)).toEqual(runsBefore);
+  });
 });

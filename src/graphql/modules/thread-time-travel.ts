@@ -31,10 +31,13 @@ builder.relayMutationField(
   {
     description:
       "Edits the state at a checkpoint (when `values` or `asNode` is given), then queues a run from it. " +
-      "THREAD_BUSY while another run is active; INVALID_INPUT for an update the graph refuses.",
+      "THREAD_BUSY while another run is active; NOT_FOUND for a checkpoint that is not on the thread; " +
+      "INVALID_INPUT for an update the graph refuses.",
     resolve: async (_root, { input }, ctx) => {
-      // An unknown assistant is refused before the edit is written, not after.
+      // An unknown assistant, or a checkpoint that is not on this thread, is refused before the
+      // edit is written, not after (a run from a checkpoint LangGraph cannot find starts empty).
       await assistantsService.get(ctx.services, input.assistantId);
+      if (input.checkpointId != null) await threadStateService.getStateAt(ctx.services, input.threadId, { checkpointId: input.checkpointId });
       const isEdit = input.values != null || input.asNode != null;
       const edit = isEdit
         ? await threadStateService.updateState(ctx.services, input.threadId, {
