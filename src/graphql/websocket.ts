@@ -111,6 +111,10 @@ export function attachGraphqlWebSocket(
       onSubscribe: async (ctx, _id, payload) => {
         const caller = callers.get(ctx.extra.request);
         if (!caller?.actor) throw new Error("graphql-ws operation on an unauthenticated connection");
+        // The cap is read before any await: the operations in flight are counted as this message
+        // arrived, not after other operations' authentication settled.
+        const overLimit = socketOperationRefusal(Object.keys(ctx.subscriptions).length, runtime.config.graphqlLimits.maxSubscriptionsPerSocket);
+        if (overLimit) return [overLimit];
         // Still valid? (revoked, expired opaque token, a user the deployment no longer accepts)
         const current = await authenticate(ctx.extra.request, caller.log, caller.paramHeaders);
         if (current instanceof AppError) {
@@ -118,8 +122,6 @@ export function attachGraphqlWebSocket(
           return [new GraphQLError("The connection's credentials are no longer accepted", { extensions: { code: "UNAUTHENTICATED" } })];
         }
         caller.actor = current;
-        const overLimit = socketOperationRefusal(Object.keys(ctx.subscriptions).length, runtime.config.graphqlLimits.maxSubscriptionsPerSocket);
-        if (overLimit) return [overLimit];
         const pipeline = graphql.getEnveloped({
           ...ctx,
           actor: caller.actor,

@@ -82,7 +82,7 @@ describe("embedded database", () => {
     expect(traced.status).toBe(200);
   });
 
-  it("fires crons: the job keeps the clock, the main thread fires on the single connection", async () => {
+  it("fires crons on the single connection", async () => {
     const hangar = running[0]!;
     await hangar.scheduler!.ready;
     const client = new Client({ apiUrl: hangar.url, callerOptions: { maxRetries: 0 } });
@@ -92,7 +92,7 @@ describe("embedded database", () => {
       onRunCompleted: "keep",
     });
     // Its slot comes now (SQL on the one connection, as time passing would); a change through the
-    // API then reaches the job in-process, as no NOTIFY crosses PGlite's single session.
+    // API then reaches the scheduler in-process, as no NOTIFY crosses PGlite's single session.
     await hangar.runtime.db.dataSource.query("UPDATE crons SET next_run_date = now() - interval '1 second' WHERE cron_id = $1", [cron.cron_id]);
     await client.crons.update(cron.cron_id, { metadata: { poked: true } });
     await vi.waitFor(
