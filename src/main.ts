@@ -14,6 +14,7 @@ import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
+import { attachProtocolWebSocket } from "./http/protocol-websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
 import type { Logger } from "./logger.js";
@@ -182,11 +183,13 @@ async function startHttp(
   releasers.push(async () => unregisterLoopback());
   const server = http.createServer(getRequestListener(app.fetch));
   const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
+  const closeProtocolWebSocket = attachProtocolWebSocket(server, runtime);
   await listen(server, config.port, config.host);
   // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
   releasers.push(async () => {
     for (const close of beforeServerClose) await close();
     await closeWebSocket();
+    await closeProtocolWebSocket();
     await closeServer(server);
   });
   const { port } = server.address() as AddressInfo;
