@@ -14,6 +14,10 @@ export class ProtocolEventMapper {
   private readonly openMessages = new Map<string, { namespace: string[]; node?: string; text: string }>();
   private readonly startedNamespaces = new Set<string>();
   private readonly requestedInterrupts = new Set<string>();
+  /** The current run asked for input: it ends `interrupted` (Hangar records such a run as success). */
+  private inputRequested = false;
+  private lastPosition = 0;
+  private readonly endedRuns = new Set<string>();
 
   constructor(private readonly graphNameOf: (runId: string) => string | undefined = () => undefined) {}
 
@@ -30,11 +34,15 @@ export class ProtocolEventMapper {
     switch (mode) {
       case "metadata":
         this.startedNamespaces.clear();
+        this.inputRequested = false;
         emit("lifecycle", { event: "started", graph_name: this.graphNameOf(event.runId) });
         break;
       case "run_done":
+        // An end read from the run's status may also arrive live: it is told once.
+        if (this.endedRuns.has(event.runId)) return [];
+        this.endedRuns.add(event.runId);
         this.finishAllMessages(out, timestamp);
-        emit("lifecycle", { event: lifecycleOfRunStatus(isRecord(data) ? String(data.status) : "") });
+        emit("lifecycle", { event: this.inputRequested ? "interrupted" : lifecycleOfRunStatus(isRecord(data) ? String(data.status) : "") });
         break;
       case "error":
         this.finishAllMessages(out, timestamp);
@@ -67,7 +75,11 @@ export class ProtocolEventMapper {
         emit("tools", data);
         break;
     }
-    return out.map((item, index) => ({ type: "event", ...item, seq: positionOf(event), event_id: `${positionOf(event)}:${index}` }));
+    // A run's end has no position of its own: it comes after the last event seen (ids stay unique).
+    const position = positionOf(event) || this.lastPosition;
+    this.lastPosition = position;
+    const suffix = positionOf(event) === 0 ? `end:${event.runId}:` : "";
+    return out.map((item, index) => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
   }
 
   private startNamespace(namespace: string[], emit: (method: string, data: unknown) => void): void {
@@ -85,6 +97,7 @@ export class ProtocolEventMapper {
       const id = String(interrupt.id ?? interrupt.interrupt_id ?? "");
       if (this.requestedInterrupts.has(id)) continue;
       this.requestedInterrupts.add(id);
+      this.inputRequested = true;
       emit("input.requested", { interrupt_id: id, payload: interrupt.value });
     }
   }
