@@ -115,7 +115,8 @@ export class ProtocolEventMapper {
     const node = isRecord(metadata) && typeof metadata.langgraph_node === "string" ? metadata.langgraph_node : undefined;
     const push = (data: Record<string, unknown>) => out.push({ method: "messages", params: { namespace, timestamp, ...(node ? { node } : {}), data } });
     const type = String(message.type ?? "");
-    const isChunk = type.endsWith("Chunk") || type.endsWith("_chunk");
+    // Chunks and whole messages share `type: "ai"` on the wire; only a chunk has tool_call_chunks.
+    const isChunk = type.endsWith("Chunk") || type.endsWith("_chunk") || Array.isArray(message.tool_call_chunks);
     let open = this.openMessages.get(id);
     if (!open) {
       open = { namespace, node, text: "" };

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import path from "node:path";
+import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // LangGraph streaming protocol v2 on a real Hangar: the official SDK 1.15's client.threads.stream
 // over both transports, and the wire (raw WebSocket frames, SSE, commands) for what the SDK does
@@ -10,7 +11,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server.js";
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ maxBodyBytes: 64 * 1024 });
+  server = await startTestServer({ maxBodyBytes: 64 * 1024, configPath: path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "protocol.langgraph.json") });
 });
 afterAll(async () => {
   await server?.close();
@@ -163,6 +164,54 @@ describe("the WebSocket transport", () => {
     const values = [await replay.next((frame) => frame.method === "values"), await replay.next((frame) => frame.method === "values")];
     expect(values.map((frame) => frame.seq)).toEqual(events.filter((frame) => frame.method === "values").map((frame) => frame.seq));
     replay.socket.close();
+  });
+});
+
+describe("channels", () => {
+  it("streams a model's tokens as message-start, text deltas and message-finish", async () => {
+    const { command, next, frames, socket } = await openSocket(randomUUID());
+    await command("subscription.subscribe", { channels: ["messages", "lifecycle"] });
+    await command("run.start", { assistant_id: "agent", input: human("tell me something") });
+    await next(rootFinished);
+    const data = frames.filter((frame) => frame.method === "messages").map((frame) => frame.params!.data);
+    const ai = data.filter((_item, index) => index >= data.findIndex((item) => item.event === "message-start" && item.role === "ai"));
+    expect(ai[0]).toMatchObject({ event: "message-start", role: "ai", id: expect.any(String) });
+    const deltas = ai.filter((item) => item.event === "content-block-delta");
+    expect(deltas.length).toBeGreaterThan(1);
+    const finished = ai.find((item) => item.event === "content-block-finish")!;
+    const streamed = deltas.map((item) => (item.delta as { text: string }).text).join("");
+    expect(finished.content).toEqual({ type: "text", text: streamed });
+    expect(ai.some((item) => item.event === "message-finish")).toBe(true);
+    // The streamed text is the message the run stored.
+    const state = await server.client.threads.getState(socket.url.split("/").at(-3)!);
+    const messages = (state.values as { messages: Array<{ content: unknown }> }).messages;
+    expect(messages.at(-1)!.content).toBe(streamed);
+    socket.close();
+  });
+
+  it("names subgraph namespaces, filters them by prefix and depth, and answers agent.getTree", async () => {
+    const threadId = randomUUID();
+    const { command, next, frames, socket } = await openSocket(threadId);
+    await command("subscription.subscribe", { channels: ["updates"], namespaces: [["planner"]], depth: 0 });
+    await command("subscription.subscribe", { channels: ["lifecycle"] });
+    await command("run.start", { assistant_id: "nested", input: {} });
+    await next(rootFinished);
+    const updates = frames.filter((frame) => frame.method === "updates");
+    // Only the planner's own level: its nodes, not the writer's inside it, not the outer graph's.
+    expect(updates.map((frame) => frame.params!.data.node)).toEqual(["plan", "writer"]);
+    for (const frame of updates) expect(frame.params!.namespace).toEqual([expect.stringMatching(/^planner:/)]);
+    const started = frames.filter((frame) => frame.method === "lifecycle" && frame.params!.data.event === "started");
+    expect(started.map((frame) => frame.params!.namespace.map((segment) => segment.split(":")[0]))).toEqual([[], ["planner"], ["planner", "writer"]]);
+    const tree = await command("agent.getTree", {});
+    expect(tree.result).toMatchObject({
+      tree: {
+        namespace: [],
+        graph_name: "nested",
+        status: "completed",
+        children: [{ namespace: [expect.stringMatching(/^planner:/)], children: [{ namespace: [expect.stringMatching(/^planner:/), expect.stringMatching(/^writer:/)], children: [] }] }],
+      },
+    });
+    socket.close();
   });
 });
 
