@@ -109,13 +109,17 @@ class ProtocolSocket {
 
   private send(message: unknown): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    if (this.socket.bufferedAmount > MAX_SOCKET_BACKLOG_BYTES) {
-      this.log.warn({ backlog: this.socket.bufferedAmount }, "protocol WebSocket reader too slow; closing");
+    const frame = JSON.stringify(message);
+    // The bound counts what this frame would add; a frame alone on an empty queue always goes (a
+    // thread's state may outgrow the bound, and a reader that keeps up must still get it).
+    const backlog = this.socket.bufferedAmount;
+    if (backlog > 0 && backlog + frame.length > MAX_SOCKET_BACKLOG_BYTES) {
+      this.log.warn({ backlog }, "protocol WebSocket reader too slow; closing");
       this.socket.close(SLOW_CONSUMER_CLOSE, `slow consumer: over ${MAX_SOCKET_BACKLOG_BYTES} bytes unsent`);
       this.stop();
       return;
     }
-    this.socket.send(JSON.stringify(message));
+    this.socket.send(frame);
   }
 
   private async onFrame(text: string | null): Promise<void> {
