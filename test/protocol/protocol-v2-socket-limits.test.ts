@@ -3,6 +3,9 @@ import WebSocket from "ws";
 import { MAX_SOCKET_BACKLOG_BYTES, SLOW_CONSUMER_CLOSE } from "../../src/http/protocol-websocket.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
+// A protocol WebSocket is closed with a clear code when the server cannot go on serving it: its
+// reader fell behind, or the server shuts down.
+//
 // A protocol WebSocket is closed once more than MAX_SOCKET_BACKLOG_BYTES wait unsent, instead of
 // growing the server's memory: here a `since: 0` replay of ~32 MB of events, which the server
 // sends in one go, faster than any reader takes them.
@@ -30,5 +33,22 @@ describe("a protocol WebSocket reader that falls behind", () => {
     const { code, reason } = await closed;
     expect(code).toBe(SLOW_CONSUMER_CLOSE);
     expect(reason).toContain(String(MAX_SOCKET_BACKLOG_BYTES));
+  });
+});
+
+describe("shutdown", () => {
+  it("closes open protocol sockets with 1001", async () => {
+    const stopping = await startTestServer();
+    const socket = new WebSocket(`${stopping.url.replace("http", "ws")}/threads/${crypto.randomUUID()}/stream/events`);
+    const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      socket.once("open", () => resolve());
+      socket.once("error", reject);
+    });
+    const subscribed = new Promise((resolve) => socket.once("message", resolve));
+    socket.send(JSON.stringify({ id: 1, method: "subscription.subscribe", params: { channels: ["values"] } }));
+    await subscribed;
+    await stopping.close();
+    expect(await closed).toBe(1001);
   });
 });
