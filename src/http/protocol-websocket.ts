@@ -3,7 +3,7 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { authenticateCaller } from "../auth/authenticate-request.js";
-import { AppError } from "../domain/errors.js";
+import { AppError, AuthRefusalError } from "../domain/errors.js";
 import { asFetchRequest, refuseUpgrade } from "../graphql/websocket.js";
 import type { Logger } from "../logger.js";
 import { asProtocolError, runTransportNeutralCommand } from "../protocol/protocol-commands.js";
@@ -145,6 +145,7 @@ class ProtocolSocket {
     } catch (error) {
       const refusal = asProtocolError(error);
       if (refusal instanceof ProtocolError) return this.send(errorResponse(command.id, refusal));
+      if (refusal instanceof AuthRefusalError) return this.send(errorResponse(command.id, new ProtocolError("permission_denied", refusal.message)));
       this.log.error({ err: error, method: command.method }, "protocol command failed");
       this.send(errorResponse(command.id, new ProtocolError("unknown_error", "internal error")));
     }

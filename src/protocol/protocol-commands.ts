@@ -1,4 +1,4 @@
-import { AppError } from "../domain/errors.js";
+import { AppError, AuthRefusalError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Run } from "../domain/run.js";
 import { runRequestOf } from "../domain/run-request.js";
@@ -50,9 +50,13 @@ export async function runTransportNeutralCommand(context: CommandContext, comman
   }
 }
 
-/** Hangar's service errors as the protocol's codes; anything else is passed on (a 5xx-class bug). */
+/**
+ * Hangar's service errors as the protocol's codes. Passed on unchanged: a deployment's own auth
+ * refusal (AuthRefusalError: HTTP answers its status; a socket says permission_denied) and
+ * anything that is not an AppError (a bug).
+ */
 export function asProtocolError(error: unknown): unknown {
-  if (error instanceof ProtocolError || !(error instanceof AppError)) return error;
+  if (error instanceof ProtocolError || error instanceof AuthRefusalError || !(error instanceof AppError)) return error;
   switch (error.code) {
     case "NOT_FOUND":
       return new ProtocolError("no_such_run", error.message);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { AuthRefusalError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { asProtocolError, runTransportNeutralCommand } from "../../protocol/protocol-commands.js";
 import { ensureThread, openProtocolEventStream } from "../../protocol/protocol-stream.js";
@@ -66,6 +67,8 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
       const result = await runTransportNeutralCommand({ ctx: ctx(c), threadId: c.req.param("thread_id"), runHeaders: runHeaders(c) }, command);
       return c.json({ type: "success", id: command.id, result });
     } catch (error) {
+      // A deployment's auth handler refusing answers its own status, as on every route.
+      if (error instanceof AuthRefusalError) throw error;
       const refusal = asProtocolError(error);
       if (refusal instanceof ProtocolError) return c.json(errorResponse(command.id, refusal));
       throw error;
