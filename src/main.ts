@@ -17,6 +17,7 @@ import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
 import { createStaticSchemaCache } from "./graphs/static-schemas/static-schema-cache.js";
 import { attachGraphqlWebSocket } from "./graphql/websocket.js";
+import { attachProtocolWebSocket } from "./http/protocol-websocket.js";
 import { createGraphqlServer } from "./graphql/yoga.js";
 import { createHttpApp } from "./http/http-app.js";
 import type { Logger } from "./logger.js";
@@ -187,11 +188,13 @@ async function startHttp(
   releasers.push(async () => unregisterLoopback());
   const server = http.createServer(slowClientDeadlines(config), getRequestListener(app.fetch));
   const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
+  const closeProtocolWebSocket = attachProtocolWebSocket(server, runtime);
   await listen(server, config.port, config.host);
   // WebSockets first: server.close() waits for upgraded sockets, which it never closes itself.
   releasers.push(async () => {
     for (const close of beforeServerClose) await close();
     await closeWebSocket();
+    await closeProtocolWebSocket();
     await closeServer(server);
   });
   const { port } = server.address() as AddressInfo;

@@ -12,6 +12,7 @@ import { presentsApiKey } from "../auth/api-keys.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import type { Actor } from "../services/service-context.js";
+import { isProtocolStreamPath } from "../http/protocol-websocket.js";
 import { socketOperationRefusal } from "./query-limits.js";
 import type { GraphqlServer } from "./yoga.js";
 
@@ -65,7 +66,8 @@ export function attachGraphqlWebSocket(
   const onUpgrade = async (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://localhost");
     if (pathname !== graphql.graphqlEndpoint) {
-      socket.destroy();
+      // The protocol's thread streams have their own upgrade listener (http/protocol-websocket.ts).
+      if (!isProtocolStreamPath(pathname)) socket.destroy();
       return;
     }
     const requestId = headerValue(request.headers["x-request-id"]) ?? randomUUID();
@@ -168,7 +170,7 @@ export function attachGraphqlWebSocket(
 }
 
 /** The refusal as REST would send it: a handler's own status and message, else 401 JSON. */
-function refuseUpgrade(socket: Duplex, refusal: AppError): void {
+export function refuseUpgrade(socket: Duplex, refusal: AppError): void {
   const custom = refusal instanceof AuthRefusalError;
   const status = custom ? refusal.status : refusal.code === "INTERNAL" ? 500 : 401;
   const body = custom ? refusal.message : JSON.stringify({ detail: refusal.message });
@@ -202,7 +204,7 @@ function closeWhenExpired(socket: WebSocket, expiresAt: Date): void {
  * The upgrade as the fetch Request `authenticate` expects (method, url, headers), with
  * connection_init's params added as headers: that is where a browser puts its token.
  */
-function asFetchRequest(request: http.IncomingMessage, extraHeaders: Record<string, string>): Request {
+export function asFetchRequest(request: http.IncomingMessage, extraHeaders: Record<string, string>): Request {
   const url = new URL(request.url ?? "/", `http://${request.headers.host ?? "localhost"}`);
   return new Request(url, { method: request.method ?? "GET", headers: requestHeaders(request, extraHeaders) });
 }

@@ -12,6 +12,7 @@ import { threadStateRoutes } from "./routes/thread-state.js";
 import { statelessRunRoutes } from "./routes/stateless-runs.js";
 import { storeRoutes } from "./routes/store.js";
 import { threadRunRoutes } from "./routes/thread-runs.js";
+import { threadProtocolRoutes } from "./routes/thread-protocol.js";
 import { threadRoutes } from "./routes/threads.js";
 import { tracingRoutes } from "./routes/tracing.js";
 
@@ -33,6 +34,7 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   if (!disabled("disable_assistants")) app.route("/assistants", assistantRoutes(runtime));
   if (threads) app.route("/threads", threadStateRoutes(runtime));
   if (runs) app.route("/threads", threadRunRoutes(runtime));
+  if (runs) app.route("/threads", threadProtocolRoutes(runtime));
   if (runs) app.route("/threads", threadCronRoutes(runtime));
   if (threads) app.route("/threads", threadPruneRoutes(runtime));
   if (threads) app.route("/threads", threadRoutes(runtime));

@@ -23,6 +23,8 @@ const LAYERS: Record<string, number> = {
   auth: 2,
   graphs: 2,
   streaming: 2,
+  // The streaming protocol v2 session: commands and the channel mapping, on the services.
+  protocol: 2,
   models: 2,
   // 3: transports and background processes that call services.
   "runtime.ts": 3,

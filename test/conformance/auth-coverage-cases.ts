@@ -68,6 +68,13 @@ export const REST_CASES: RestCase[] = [
   { route: "GET /threads/:thread_id/runs/:run_id/join", path: (f) => `${threadRun(f)}/join`, refusedBy: "handler" },
   { route: "GET /threads/:thread_id/runs/:run_id/stream", path: (f) => `${threadRun(f)}/stream`, refusedBy: "handler" },
   { route: "GET /threads/:thread_id/stream", path: (f) => `${thread(f)}/stream`, refusedBy: "handler" },
+  { route: "POST /threads/:thread_id/stream/events", path: (f) => `${thread(f)}/stream/events`, body: () => ({ channels: ["values"] }), refusedBy: "handler" },
+  {
+    route: "POST /threads/:thread_id/commands",
+    path: (f) => `${thread(f)}/commands`,
+    body: () => ({ id: 1, method: "run.start", params: { assistant_id: "echo", input } }),
+    refusedBy: "handler",
+  },
   { route: "POST /threads/:thread_id/runs/:run_id/cancel", path: (f) => `${threadRun(f)}/cancel`, refusedBy: "handler" },
   { route: "POST /threads/:thread_id/runs/crons", path: (f) => `${thread(f)}/runs/crons`, body: () => ({ assistant_id: "echo", schedule: "0 0 1 1 *" }), refusedBy: "handler" },
   { route: "POST /threads", path: () => "/threads", body: () => ({}), refusedBy: "handler" },

@@ -1,0 +1,98 @@
+import { firstRunEventPosition } from "../db/sql/first-run-event-position.js";
+import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
+import { readThreadEvents, type ThreadStreamEvent } from "../db/sql/read-thread-events.js";
+import type { RunStreamEvent } from "../domain/run-event.js";
+import { isRunFinished } from "../domain/run.js";
+import { NotFoundError } from "../domain/errors.js";
+import { runEventsService } from "../services/run-events.service.js";
+import { runsService } from "../services/runs.service.js";
+import type { ServiceContext } from "../services/service-context.js";
+import { threadsService } from "../services/threads.service.js";
+import { ProtocolEventMapper } from "./protocol-events.js";
+import { matchesFilter, type EventFilter, type ProtocolEvent } from "./protocol-wire.js";
+
+const REPLAY_PAGE = 1000;
+
+export interface ProtocolEventStream {
+  /** Stored events after `since` that match, in order (empty without `since`). */
+  replayed: ProtocolEvent[];
+  /** What comes after the replay, live, until the signal aborts. */
+  live: AsyncGenerator<ProtocolEvent>;
+}
+
+/**
+ * A thread's protocol events for one filter: the stored events after `since` first, then live ones
+ * from where the replay ended (no gap, no duplicate: both are read from the thread's stored run
+ * events, whose positions only grow). Without `since`, the replay starts at the thread's latest
+ * run's first event, as the official server replays its current run's buffer: a client that sends
+ * run.start and opens its stream at the same time (the SDK does) sees the whole run whichever
+ * arrives first; a thread without runs starts now.
+ * The live part follows the thread's stream (bus + store), so runs executing in another process
+ * are seen. Unknown thread or one the caller may not read: NOT_FOUND.
+ */
+export async function openProtocolEventStream(
+  ctx: ServiceContext,
+  request: { threadId: string; filter: EventFilter; since?: number; signal: AbortSignal },
+): Promise<ProtocolEventStream> {
+  const { threadId, filter, signal } = request;
+  await threadsService.get(ctx, threadId);
+  const mapper = new ProtocolEventMapper();
+  await ctx.streaming.store.flush();
+  // Taken before the run is looked up: a run created meanwhile stores its events after it.
+  const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
+  let position = request.since ?? (await latestRunStart(ctx, threadId)) ?? now;
+  const stored: ThreadStreamEvent[] = [];
+  for (;;) {
+    const page = await readThreadEvents(ctx.db.dataSource.manager, threadId, position, REPLAY_PAGE);
+    stored.push(...page);
+    position = page.at(-1)?.position ?? position;
+    if (page.length < REPLAY_PAGE) break;
+  }
+  // Subscribed before the replayed runs' statuses are read: a run that ends later announces its
+  // end live; one that had ended gets its end from its status (ends are not stored events).
+  const events = await runEventsService.openThreadStream(ctx, { threadId, threadModes: ["run_modes"], afterPosition: position, signal });
+  const runIds = [...new Set(stored.map((event) => event.runId))];
+  const runs = await runsService.getMany(ctx, runIds);
+  const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
+  const replayed: ProtocolEvent[] = [];
+  const replay = (event: RunStreamEvent) => {
+    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) replayed.push(mapped);
+  };
+  const replayEnd = (runId: string) => {
+    const status = endOf.get(runId);
+    if (status) replay({ runId, threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: runId, status }) });
+  };
+  stored.forEach((event, index) => {
+    replay({ ...event, streamId: String(event.position) });
+    const nextRun = stored[index + 1]?.runId;
+    if (nextRun !== event.runId) replayEnd(event.runId);
+  });
+  async function* live(): AsyncGenerator<ProtocolEvent> {
+    for await (const event of events) {
+      for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) yield mapped;
+    }
+  }
+  return { replayed, live: live() };
+}
+
+/** The position just before the latest run's first stored event; undefined when there is none. */
+async function latestRunStart(ctx: ServiceContext, threadId: string): Promise<number | undefined> {
+  const [latest] = await runsService.list(ctx, { threadId, limit: 1, offset: 0 });
+  if (!latest) return undefined;
+  const first = await firstRunEventPosition(ctx.db.dataSource.manager, latest.runId);
+  return first === null ? undefined : first - 1;
+}
+
+/**
+ * The protocol creates a thread on first use: a stream or command on an unknown thread id makes
+ * it (the caller's, through the same service as POST /threads). Someone else's thread stays
+ * theirs: the following read answers NOT_FOUND.
+ */
+export async function ensureThread(ctx: ServiceContext, threadId: string): Promise<void> {
+  try {
+    await threadsService.get(ctx, threadId);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    await threadsService.create(ctx, { threadId, ifExists: "do_nothing" });
+  }
+}

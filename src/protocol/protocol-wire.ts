@@ -1,0 +1,126 @@
+/**
+ * LangGraph streaming protocol v2 frames (the shapes of `@langchain/protocol`'s types, which are
+ * the wire's definition): commands in, success / error responses and events out.
+ */
+
+export const PROTOCOL_CHANNELS = ["values", "updates", "messages", "tools", "lifecycle", "input", "checkpoints", "tasks", "custom"] as const;
+
+export type ProtocolErrorCode =
+  | "invalid_argument"
+  | "unknown_command"
+  | "unknown_error"
+  | "no_such_run"
+  | "no_such_subscription"
+  | "no_such_namespace"
+  | "no_such_interrupt"
+  | "no_such_checkpoint"
+  | "permission_denied"
+  | "not_supported";
+
+export interface ProtocolEvent {
+  type: "event";
+  method: string;
+  params: { namespace: string[]; timestamp: number; node?: string; data: unknown };
+  seq: number;
+  event_id: string;
+}
+
+export interface ProtocolCommand {
+  id: number;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export type ProtocolResponse =
+  | { type: "success"; id: number; result: Record<string, unknown> }
+  | { type: "error"; id: number | null; error: ProtocolErrorCode; message: string };
+
+/** A refusal that the protocol answers with its own error code. */
+export class ProtocolError extends Error {
+  constructor(
+    readonly code: ProtocolErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Which events a subscription (WebSocket) or an event stream (SSE) wants. */
+export interface EventFilter {
+  channels: string[];
+  /** Namespace prefixes; undefined: every namespace. */
+  namespaces?: string[][];
+  /** How far below a prefix (or the root) events still match; undefined: any depth. */
+  depth?: number;
+}
+
+/** A command frame, or the protocol error naming what is wrong with it (its id when it has one). */
+export function parseCommand(frame: unknown): ProtocolCommand {
+  if (typeof frame !== "object" || frame === null || Array.isArray(frame)) {
+    throw new ProtocolError("invalid_argument", "a command must be a JSON object with id, method and params");
+  }
+  const { id, method, params } = frame as Record<string, unknown>;
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) throw new ProtocolError("invalid_argument", "id must be a non-negative integer");
+  if (typeof method !== "string") throw new ProtocolError("invalid_argument", "method must be a string");
+  if (params !== undefined && (typeof params !== "object" || params === null || Array.isArray(params))) {
+    throw new ProtocolError("invalid_argument", "params must be an object");
+  }
+  return { id, method, params: (params as Record<string, unknown> | undefined) ?? {} };
+}
+
+/** The filter of a subscribe command or an event stream body; invalid_argument naming the field. */
+export function eventFilterOf(params: Record<string, unknown>): EventFilter {
+  const { channels, namespaces, depth } = params;
+  if (!Array.isArray(channels) || channels.length === 0 || !channels.every(isKnownChannel)) {
+    throw new ProtocolError("invalid_argument", `channels must be a non-empty list of ${PROTOCOL_CHANNELS.join(", ")} or custom:<name>`);
+  }
+  if (namespaces !== undefined && !(Array.isArray(namespaces) && namespaces.every((ns) => Array.isArray(ns) && ns.every((s) => typeof s === "string")))) {
+    throw new ProtocolError("invalid_argument", "namespaces must be a list of namespaces (lists of strings)");
+  }
+  if (depth !== undefined && !(Number.isSafeInteger(depth) && (depth as number) >= 0)) {
+    throw new ProtocolError("invalid_argument", "depth must be a non-negative integer");
+  }
+  return { channels: channels as string[], namespaces: namespaces as string[][] | undefined, depth: depth as number | undefined };
+}
+
+/** `since`: a stream position (an event's `seq`) to replay after; invalid_argument otherwise. */
+export function sinceOf(params: Record<string, unknown>): number | undefined {
+  const { since } = params;
+  if (since === undefined || since === null) return undefined;
+  if (!Number.isSafeInteger(since) || (since as number) < 0) throw new ProtocolError("invalid_argument", "since must be a non-negative integer");
+  return since as number;
+}
+
+function isKnownChannel(channel: unknown): boolean {
+  return typeof channel === "string" && ((PROTOCOL_CHANNELS as readonly string[]).includes(channel) || /^custom:.+/.test(channel));
+}
+
+/** The channel an event travels on: `input.requested` on `input`. */
+function channelOf(event: ProtocolEvent): string {
+  return event.method.startsWith("input.") ? "input" : event.method;
+}
+
+/** Whether a namespace segment (`gp_two:1f0…`) is the prefix's (`gp_two` or `gp_two:1f0…`). */
+function segmentMatches(segment: string, wanted: string): boolean {
+  return segment === wanted || segment.startsWith(`${wanted}:`);
+}
+
+export function matchesFilter(filter: EventFilter, event: ProtocolEvent): boolean {
+  const channel = channelOf(event);
+  const name = event.method === "custom" && typeof event.params.data === "object" && event.params.data !== null ? (event.params.data as { name?: unknown }).name : undefined;
+  const channelWanted = filter.channels.some((wanted) => wanted === channel || (channel === "custom" && wanted === `custom:${String(name)}`));
+  if (!channelWanted) return false;
+  const { namespace } = event.params;
+  const prefixes = filter.namespaces ?? [[]];
+  return prefixes.some(
+    (prefix) =>
+      prefix.length <= namespace.length &&
+      prefix.every((wanted, index) => segmentMatches(namespace[index]!, wanted)) &&
+      (filter.depth === undefined || namespace.length - prefix.length <= filter.depth),
+  );
+}
+
+/** A command's failure as the protocol's error response (Hangar's own errors mapped to codes). */
+export function errorResponse(id: number | null, error: ProtocolError): ProtocolResponse {
+  return { type: "error", id, error: error.code, message: error.message };
+}

@@ -1,0 +1,79 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { AuthRefusalError } from "../../domain/errors.js";
+import type { HttpEnv } from "../../http/http-env.js";
+import { asProtocolError, runTransportNeutralCommand } from "../../protocol/protocol-commands.js";
+import { ensureThread, openProtocolEventStream } from "../../protocol/protocol-stream.js";
+import { errorResponse, eventFilterOf, parseCommand, ProtocolError, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
+import { sseResponse } from "../../streaming/sse-response.js";
+import type { HangarRuntime } from "../../runtime.js";
+import { createRouteKit } from "./route-kit.js";
+
+const JsonObjectBody = z.record(z.string(), z.unknown());
+
+/**
+ * LangGraph streaming protocol v2, SSE profile: `POST /threads/{thread_id}/stream/events` (a
+ * filtered event stream: channels, namespaces, depth, since) and `POST /threads/{thread_id}/commands`
+ * (one command in, its response out). Subscriptions here are the event streams themselves, so the
+ * subscription commands are WebSocket-only. The WebSocket profile is http/protocol-websocket.ts.
+ */
+export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
+  const { serviceContext: ctx, body, runHeaders } = createRouteKit(runtime);
+  const routes = new Hono<HttpEnv>();
+
+  routes.post("/:thread_id/stream/events", async (c) => {
+    const params = await body(c, JsonObjectBody);
+    let filter;
+    let since;
+    try {
+      filter = eventFilterOf(params);
+      since = sinceOf(params);
+    } catch (error) {
+      if (error instanceof ProtocolError) return c.json(errorResponse(null, error), 400);
+      throw error;
+    }
+    const threadId = c.req.param("thread_id");
+    await ensureThread(ctx(c), threadId);
+    const abort = new AbortController();
+    const stream = await openProtocolEventStream(ctx(c), { threadId, filter, since, signal: abort.signal });
+    async function* frames() {
+      for (const event of [...stream.replayed]) yield event;
+      yield* stream.live;
+    }
+    return sseResponse(
+      (async function* () {
+        for await (const event of frames()) {
+          yield { runId: "", threadId, seq: 0, event: event.method, data: JSON.stringify(event), streamId: event.event_id };
+        }
+      })(),
+      { abort },
+    );
+  });
+
+  routes.post("/:thread_id/commands", async (c) => {
+    const frame = await body(c, JsonObjectBody);
+    let command: ProtocolCommand;
+    try {
+      command = parseCommand(frame);
+    } catch (error) {
+      if (error instanceof ProtocolError) return c.json(errorResponse(null, error), 400);
+      throw error;
+    }
+    if (command.method.startsWith("subscription.") && command.method !== "subscription.reconnect") {
+      const refusal = new ProtocolError("not_supported", `${command.method} is for WebSocket connections; over HTTP, POST /threads/{thread_id}/stream/events is the subscription`);
+      return c.json(errorResponse(command.id, refusal));
+    }
+    try {
+      const result = await runTransportNeutralCommand({ ctx: ctx(c), threadId: c.req.param("thread_id"), runHeaders: runHeaders(c) }, command);
+      return c.json({ type: "success", id: command.id, result });
+    } catch (error) {
+      // A deployment's auth handler refusing answers its own status, as on every route.
+      if (error instanceof AuthRefusalError) throw error;
+      const refusal = asProtocolError(error);
+      if (refusal instanceof ProtocolError) return c.json(errorResponse(command.id, refusal));
+      throw error;
+    }
+  });
+
+  return routes;
+}
