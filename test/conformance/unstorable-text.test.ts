@@ -66,6 +66,16 @@ const REST_CASES: RestCase[] = [
   { route: "POST /threads/:thread_id/state", path: (f) => `/threads/${f.thread.thread_id}/state`, body: (bad) => ({ values: runInput(bad) }) },
   { route: "PATCH /threads/:thread_id/state", path: (f) => `/threads/${f.thread.thread_id}/state`, body: (bad) => ({ metadata: { note: bad } }) },
   { route: "POST /threads/:thread_id/history", path: (f) => `/threads/${f.thread.thread_id}/history`, body: (bad) => ({ metadata: { note: bad } }) },
+  {
+    route: "POST /threads/:thread_id/commands",
+    path: (f) => `/threads/${f.thread.thread_id}/commands`,
+    body: (bad) => ({ id: 1, method: "run.start", params: { assistant_id: "echo", input: { messages: [{ role: "user", content: bad }] } } }),
+  },
+  {
+    route: "POST /threads/:thread_id/stream/events",
+    path: (f) => `/threads/${f.thread.thread_id}/stream/events`,
+    body: (bad) => ({ channels: ["values"], namespaces: [[bad]] }),
+  },
   ...["", "/stream", "/wait"].map((suffix) => ({
     route: `POST /threads/:thread_id/runs${suffix}`,
     path: (f: Fixture) => `/threads/${f.thread.thread_id}/runs${suffix}`,
