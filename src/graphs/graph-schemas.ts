@@ -97,7 +97,7 @@ export function extractGraphSchemas(
     if (getStateBuilder(graph) === null) return null;
     try {
       const schema = readers[kind](graph);
-      if (isJsonObject(schema)) return schema;
+      if (isJsonObject(schema)) return kind === "state" || kind === "output" ? withEveryChannel(schema, describeChannels(graph, kind)) : schema;
     } catch (error) {
       failed.add(kind);
       onProblem(kind, error instanceof Error ? error : new Error(String(error), { cause: error }));
@@ -181,6 +181,21 @@ function describeChannels(graph: CompiledGraphLike, kind: Exclude<SchemaKind, "c
     kind === "output" && Array.isArray(outputChannels) ? outputChannels.filter((name) => typeof name === "string") : Object.keys(channels);
   const properties = Object.fromEntries(names.filter((name) => !name.startsWith("__")).map((channel) => [channel, {}]));
   return { type: "object", properties };
+}
+
+/**
+ * The runtime state or output schema with the channels it leaves out named, types unknown:
+ * LangGraph's helpers describe a `StateSchema`'s reduced values (MessagesValue) but not its plain
+ * zod fields (1.7.x), and clients (Studio, the console's state editor) expect every channel, as
+ * LangGraph's own server gives them. Inputs stay as described: a graph's input may be narrower.
+ */
+function withEveryChannel(schema: JSONSchema, channels: JSONSchema | null): JSONSchema {
+  const properties = schema.properties;
+  const named = channels?.properties as Record<string, unknown> | undefined;
+  if (!isJsonObject(properties) || named === undefined) return schema;
+  const missing = Object.keys(named).filter((name) => !(name in properties));
+  if (missing.length === 0) return schema;
+  return { ...schema, properties: { ...properties, ...Object.fromEntries(missing.map((name) => [name, {}])) } };
 }
 
 function isJsonObject(value: unknown): value is JSONSchema {
