@@ -7,8 +7,18 @@ import { AppError, AuthRefusalError } from "../domain/errors.js";
 import { asFetchRequest, refuseUpgrade } from "../graphql/websocket.js";
 import type { Logger } from "../logger.js";
 import { asProtocolError, runTransportNeutralCommand } from "../protocol/protocol-commands.js";
-import { ensureThread, openProtocolEventStream } from "../protocol/protocol-stream.js";
-import { errorResponse, eventFilterOf, parseCommand, ProtocolError, sinceOf, type ProtocolCommand } from "../protocol/protocol-wire.js";
+import { ensureThread, openProtocolEventStream, requireRun } from "../protocol/protocol-stream.js";
+import {
+  errorResponse,
+  eventFilterOf,
+  filterOfSubscriptionId,
+  parseCommand,
+  ProtocolError,
+  sinceOf,
+  subscriptionIdOf,
+  type EventFilter,
+  type ProtocolCommand,
+} from "../protocol/protocol-wire.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import type { ServiceContext } from "../services/service-context.js";
@@ -157,17 +167,10 @@ class ProtocolSocket {
       const filter = eventFilterOf(command.params);
       const since = sinceOf(command.params);
       await ensureThread(ctx, threadId);
-      const abort = new AbortController();
-      const stream = await openProtocolEventStream(ctx, { threadId, filter, since, signal: abort.signal });
-      const subscriptionId = randomUUID();
-      this.subscriptions.set(subscriptionId, abort);
-      return {
-        result: { subscription_id: subscriptionId, replayed_events: stream.replayed.length },
-        after: stream.replayed,
-        // Live events only after the answer and the replay are sent.
-        afterSent: () => void this.pump(subscriptionId, stream.live),
-      };
+      const opened = await this.subscribe(subscriptionIdOf(filter, randomUUID()), filter, { since });
+      return { result: { subscription_id: opened.id, replayed_events: opened.replayed.length }, after: opened.replayed, afterSent: opened.start };
     }
+    if (command.method === "subscription.reconnect") return this.reconnect(command.params);
     if (command.method === "subscription.unsubscribe") {
       const id = command.params.subscription_id;
       const abort = typeof id === "string" ? this.subscriptions.get(id) : undefined;
@@ -177,6 +180,38 @@ class ProtocolSocket {
       return { result: {} };
     }
     return { result: await runTransportNeutralCommand(this.context, command) };
+  }
+
+  /** Opens a subscription under `id`: its replay to send, then `start` pumps its live events. */
+  private async subscribe(id: string, filter: EventFilter, from: { since?: number; afterEventId?: string }) {
+    const abort = new AbortController();
+    const stream = await openProtocolEventStream(this.context.ctx, { threadId: this.context.threadId, filter, signal: abort.signal, ...from });
+    this.subscriptions.get(id)?.abort();
+    this.subscriptions.set(id, abort);
+    // Live events only after the answer and the replay are sent.
+    return { id, replayed: stream.replayed, start: () => void this.pump(id, stream.live) };
+  }
+
+  /**
+   * A new socket restoring an old one's subscriptions (their ids carry their filters) after the
+   * last event the client processed: what it missed is replayed, then live events follow.
+   */
+  private async reconnect(params: Record<string, unknown>) {
+    const { ctx, threadId } = this.context;
+    const { run_id: runId, last_event_id: lastEventId, subscriptions = [] } = params;
+    if (typeof runId !== "string" || runId === "") throw new ProtocolError("invalid_argument", "run_id must be a non-empty string");
+    if (lastEventId !== undefined && typeof lastEventId !== "string") throw new ProtocolError("invalid_argument", "last_event_id must be a string");
+    if (!Array.isArray(subscriptions)) throw new ProtocolError("invalid_argument", "subscriptions must be a list of subscription ids");
+    const filters = subscriptions.map((id) => [id as string, filterOfSubscriptionId(id)] as const);
+    await requireRun(ctx, threadId, runId);
+    const opened: Array<Awaited<ReturnType<ProtocolSocket["subscribe"]>>> = [];
+    for (const [id, filter] of filters) opened.push(await this.subscribe(id, filter, lastEventId === undefined ? { since: 0 } : { afterEventId: lastEventId }));
+    const missed = opened.flatMap((subscription) => subscription.replayed);
+    return {
+      result: { restored: true, missed_events: missed.length, subscriptions: opened.map((subscription) => subscription.id) },
+      after: missed.sort((a, b) => a.seq - b.seq),
+      afterSent: () => opened.forEach((subscription) => subscription.start()),
+    };
   }
 
   private async pump(subscriptionId: string, events: AsyncGenerator<unknown>): Promise<void> {

@@ -9,19 +9,15 @@ import type { ServiceContext } from "../services/service-context.js";
 import { threadStateService } from "../services/thread-state.service.js";
 import { threadsService } from "../services/threads.service.js";
 import { isRecord } from "./protocol-events.js";
-import { ProtocolError, type ProtocolCommand } from "./protocol-wire.js";
+import { forkState, getState, listCheckpoints } from "./protocol-state-commands.js";
+import { PROTOCOL_STREAM_MODES, ProtocolError, type ProtocolCommand } from "./protocol-wire.js";
 
 /**
  * The protocol's commands that do not depend on the transport (run.start, input.respond,
- * state.get, agent.getTree), on Hangar's services: the same rules, auth and errors as every route.
- * Subscriptions belong to the transport (protocol-session.ts, the SSE route).
+ * input.inject, state.*, agent.getTree), on Hangar's services: the same rules, auth and errors as
+ * every route. Subscriptions belong to the transport (http/protocol-websocket.ts, the SSE route).
  */
 
-/** What a protocol run streams: every mode its channels are made of, with subgraphs. */
-const PROTOCOL_STREAM_MODES = ["values", "updates", "messages-tuple", "custom", "tasks", "checkpoints"] as const;
-
-/** Methods of the protocol's Command union that Hangar answers with `not_supported`. */
-const NOT_SUPPORTED = new Set(["subscription.reconnect", "input.inject", "state.listCheckpoints", "state.fork"]);
 
 export interface CommandContext {
   ctx: ServiceContext;
@@ -37,12 +33,19 @@ export async function runTransportNeutralCommand(context: CommandContext, comman
         return await startRun(context, command.params);
       case "input.respond":
         return await respondToInput(context, command.params);
+      case "input.inject":
+        return await injectInput(context, command.params);
       case "state.get":
         return await getState(context, command.params);
+      case "state.listCheckpoints":
+        return await listCheckpoints(context, command.params);
+      case "state.fork":
+        return await forkState(context, command.params);
       case "agent.getTree":
         return await getTree(context, command.params);
+      case "subscription.reconnect":
+        throw new ProtocolError("not_supported", "subscription.reconnect restores a WebSocket's subscriptions; over HTTP, reopen POST /threads/{thread_id}/stream/events with since (or Last-Event-ID)");
       default:
-        if (NOT_SUPPORTED.has(command.method)) throw new ProtocolError("not_supported", `${command.method} is not supported by this server`);
         throw new ProtocolError("unknown_command", `unknown method '${command.method}'`);
     }
   } catch (error) {
@@ -135,19 +138,27 @@ async function respondToInput({ ctx, threadId, runHeaders }: CommandContext, par
   return { run_id: run.runId };
 }
 
-async function getState({ ctx, threadId }: CommandContext, params: Record<string, unknown>) {
-  const namespace = params.namespace ?? [];
+/**
+ * A user's (or system) message sent to the thread unasked: a run of the thread's assistant with
+ * that message as input. It queues behind an active run (the graph reads it at its next run, not
+ * mid-step; Hangar's runs take input only at their start) and runs now on an idle thread. An
+ * interrupted thread takes input.respond instead.
+ */
+async function injectInput({ ctx, threadId, runHeaders }: CommandContext, params: Record<string, unknown>) {
+  const { namespace = [], message } = params;
   if (!Array.isArray(namespace)) throw new ProtocolError("invalid_argument", "namespace must be a list of strings");
-  if (namespace.length > 0) throw new ProtocolError("not_supported", "state.get reads the root namespace only");
-  const keys = params.keys;
-  if (keys !== undefined && !(Array.isArray(keys) && keys.every((key) => typeof key === "string"))) {
-    throw new ProtocolError("invalid_argument", "keys must be a list of strings");
+  if (namespace.length > 0) throw new ProtocolError("not_supported", "input.inject takes the root namespace only: a subgraph reads input from its parent");
+  if (!isRecord(message) || (message.role !== "user" && message.role !== "system") || typeof message.content !== "string") {
+    throw new ProtocolError("invalid_argument", "message must be {role: 'user' | 'system', content: string, name?: string}");
   }
-  const state = await threadStateService.getState(ctx, threadId);
-  const values = isRecord(state.values) ? state.values : {};
-  const picked = keys === undefined ? values : Object.fromEntries(Object.entries(values).filter(([key]) => (keys as string[]).includes(key)));
-  const checkpoint = state.checkpoint?.checkpointId ? { id: state.checkpoint.checkpointId, ns: state.checkpoint.checkpointNs } : undefined;
-  return { values: picked, ...(checkpoint ? { checkpoint } : {}) };
+  if (message.name !== undefined && typeof message.name !== "string") throw new ProtocolError("invalid_argument", "message.name must be a string");
+  const thread = await threadsService.get(ctx, threadId);
+  if (thread.status === "interrupted") throw new ProtocolError("invalid_argument", `thread '${threadId}' is interrupted: answer it with input.respond`);
+  const [lastRun] = await runsService.list(ctx, { threadId, limit: 1, offset: 0 });
+  if (!lastRun) throw new ProtocolError("no_such_run", `thread '${threadId}' has no run: start one with run.start`);
+  const input = { messages: [{ role: message.role, content: message.content, ...(message.name ? { name: message.name } : {}) }] };
+  const run = await createRun(ctx, protocolRunRequest(threadId, lastRun.assistantId, { input }, runHeaders));
+  return { run_id: run.runId };
 }
 
 interface TreeNode {

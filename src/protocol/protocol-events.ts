@@ -72,7 +72,7 @@ export class ProtocolEventMapper {
         emit("tasks", data);
         break;
       case "tools":
-        emit("tools", data);
+        if (isRecord(data)) emit("tools", toolEventOf(data, event.runId));
         break;
     }
     // A run's end has no position of its own: it comes after the last event seen (ids stay unique).
@@ -155,6 +155,42 @@ export class ProtocolEventMapper {
     }
     this.openMessages.clear();
   }
+}
+
+/**
+ * LangGraph's `tools` stream mode (on_tool_start / on_tool_event / on_tool_end / on_tool_error,
+ * from ToolNode and createAgent tools) as the protocol's tool lifecycle. A tool called without a
+ * tool call id is named by run and tool, so its start and end still pair up.
+ */
+function toolEventOf(data: Record<string, unknown>, runId: string): Record<string, unknown> {
+  const name = typeof data.name === "string" ? data.name : "tool";
+  const toolCallId = typeof data.toolCallId === "string" ? data.toolCallId : typeof data.tool_call_id === "string" ? data.tool_call_id : `${runId}:${name}`;
+  switch (data.event) {
+    case "on_tool_start":
+      return { event: "tool-started", tool_call_id: toolCallId, tool_name: name, input: argumentsOf(data.input) };
+    case "on_tool_end":
+      return { event: "tool-finished", tool_call_id: toolCallId, output: data.output ?? null };
+    case "on_tool_error":
+      return { event: "tool-error", tool_call_id: toolCallId, message: errorMessageOf(data.error) };
+    default:
+      return { event: "tool-output-delta", tool_call_id: toolCallId, delta: typeof data.data === "string" ? data.data : JSON.stringify(data.data ?? null) };
+  }
+}
+
+/** LangChain hands a tool's arguments over as their JSON text: the protocol carries them parsed. */
+function argumentsOf(input: unknown): unknown {
+  if (typeof input !== "string") return input ?? null;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+function errorMessageOf(error: unknown): string {
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error.message === "string") return error.message;
+  return JSON.stringify(error ?? "tool failed");
 }
 
 function positionOf(event: RunStreamEvent): number {

@@ -9,7 +9,7 @@ import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadsService } from "../services/threads.service.js";
 import { ProtocolEventMapper } from "./protocol-events.js";
-import { matchesFilter, type EventFilter, type ProtocolEvent } from "./protocol-wire.js";
+import { matchesFilter, ProtocolError, resumeAfterEventId, type EventFilter, type ProtocolEvent } from "./protocol-wire.js";
 
 const REPLAY_PAGE = 1000;
 
@@ -28,19 +28,22 @@ export interface ProtocolEventStream {
  * run.start and opens its stream at the same time (the SDK does) sees the whole run whichever
  * arrives first; a thread without runs starts now.
  * The live part follows the thread's stream (bus + store), so runs executing in another process
- * are seen. Unknown thread or one the caller may not read: NOT_FOUND.
+ * are seen. Unknown thread or one the caller may not read: NOT_FOUND. `afterEventId` resumes
+ * after an event id (a reconnect, SSE's Last-Event-ID) instead of `since`.
  */
 export async function openProtocolEventStream(
   ctx: ServiceContext,
-  request: { threadId: string; filter: EventFilter; since?: number; signal: AbortSignal },
+  request: { threadId: string; filter: EventFilter; since?: number; signal: AbortSignal; afterEventId?: string },
 ): Promise<ProtocolEventStream> {
   const { threadId, filter, signal } = request;
+  const resume = request.afterEventId === undefined ? undefined : resumeAfterEventId(request.afterEventId);
+  if (request.afterEventId !== undefined && !resume) throw new ProtocolError("invalid_argument", `'${request.afterEventId}' is not an event id of this server`);
   await threadsService.get(ctx, threadId);
   const mapper = new ProtocolEventMapper();
   await ctx.streaming.store.flush();
   // Taken before the run is looked up: a run created meanwhile stores its events after it.
   const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
-  let position = request.since ?? (await latestRunStart(ctx, threadId)) ?? now;
+  let position = resume?.since ?? request.since ?? (await latestRunStart(ctx, threadId)) ?? now;
   const stored: ThreadStreamEvent[] = [];
   for (;;) {
     const page = await readThreadEvents(ctx.db.dataSource.manager, threadId, position, REPLAY_PAGE);
@@ -56,7 +59,7 @@ export async function openProtocolEventStream(
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
   const replayed: ProtocolEvent[] = [];
   const replay = (event: RunStreamEvent) => {
-    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) replayed.push(mapped);
+    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped) && !resume?.delivered(mapped)) replayed.push(mapped);
   };
   const replayEnd = (runId: string) => {
     const status = endOf.get(runId);
@@ -95,4 +98,9 @@ export async function ensureThread(ctx: ServiceContext, threadId: string): Promi
     if (!(error instanceof NotFoundError)) throw error;
     await threadsService.create(ctx, { threadId, ifExists: "do_nothing" });
   }
+}
+
+/** A run of the thread (what a reconnect names); NOT_FOUND otherwise. */
+export async function requireRun(ctx: ServiceContext, threadId: string, runId: string): Promise<void> {
+  await runsService.get(ctx, threadId, runId);
 }

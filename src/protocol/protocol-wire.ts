@@ -5,6 +5,9 @@
 
 export const PROTOCOL_CHANNELS = ["values", "updates", "messages", "tools", "lifecycle", "input", "checkpoints", "tasks", "custom"] as const;
 
+/** What a protocol run streams: every mode its channels are made of (with subgraphs). */
+export const PROTOCOL_STREAM_MODES = ["values", "updates", "messages-tuple", "custom", "tasks", "checkpoints", "tools"] as const;
+
 export type ProtocolErrorCode =
   | "invalid_argument"
   | "unknown_command"
@@ -89,6 +92,48 @@ export function sinceOf(params: Record<string, unknown>): number | undefined {
   if (since === undefined || since === null) return undefined;
   if (!Number.isSafeInteger(since) || (since as number) < 0) throw new ProtocolError("invalid_argument", "since must be a non-negative integer");
   return since as number;
+}
+
+/**
+ * A subscription's id carries its filter (base64url JSON, then a random part): a reconnecting
+ * client names its old subscriptions and any process can restore them, with nothing kept per
+ * socket once it closes.
+ */
+export function subscriptionIdOf(filter: EventFilter, random: string): string {
+  return `${Buffer.from(JSON.stringify(filter)).toString("base64url")}.${random}`;
+}
+
+/** The filter a subscription id carries; no_such_subscription for an id this server did not make. */
+export function filterOfSubscriptionId(id: unknown): EventFilter {
+  const refusal = new ProtocolError("no_such_subscription", `'${String(id)}' is not a subscription id of this server`);
+  if (typeof id !== "string" || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9-]+$/.test(id)) throw refusal;
+  try {
+    const filter: unknown = JSON.parse(Buffer.from(id.split(".", 1)[0]!, "base64url").toString());
+    if (typeof filter !== "object" || filter === null || Array.isArray(filter)) throw refusal;
+    return eventFilterOf(filter as Record<string, unknown>);
+  } catch {
+    throw refusal;
+  }
+}
+
+/**
+ * Resuming after an event id (`position:index`, `position:end:<run>:index`): the replay starts at
+ * that stored event again (since = position - 1) and skips what of it came up to the id, so a
+ * stored event whose protocol events were cut off halfway is not lost. Undefined: not an event id.
+ */
+export function resumeAfterEventId(eventId: string): { since: number; delivered: (event: ProtocolEvent) => boolean } | undefined {
+  const match = /^(\d+):(?:end:[^:]+:)?(\d+)$/.exec(eventId);
+  if (!match) return undefined;
+  const position = Number(match[1]);
+  if (!Number.isSafeInteger(position) || position < 1) return undefined;
+  const last = ordinalOf(eventId);
+  return { since: position - 1, delivered: (event) => event.seq < position || (event.seq === position && ordinalOf(event.event_id) <= last) };
+}
+
+/** An event's order within its stored event: its protocol events, then its run's end. */
+function ordinalOf(eventId: string): number {
+  const parts = eventId.split(":");
+  return (parts[1] === "end" ? 1_000_000 : 0) + Number(parts.at(-1));
 }
 
 function isKnownChannel(channel: unknown): boolean {

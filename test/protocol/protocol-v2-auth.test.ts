@@ -76,12 +76,18 @@ describe("protocol v2 under custom auth", () => {
   it("answers not found for another user's thread on every command and starts nothing", async () => {
     const thread = await alice.threads.create();
     await alice.runs.wait(thread.thread_id, "echo", { input: human("mine") });
+    const [aliceRun] = await alice.runs.list(thread.thread_id);
+    const aliceCheckpoint = (await alice.threads.getState(thread.thread_id)).checkpoint.checkpoint_id;
     const socket = socketOf(thread.thread_id, bobToken);
     for (const [method, params] of [
       ["run.start", { assistant_id: "echo", input: human("theirs") }],
       ["state.get", { namespace: [] }],
       ["agent.getTree", {}],
       ["subscription.subscribe", { channels: ["values"] }],
+      ["subscription.reconnect", { run_id: aliceRun!.run_id, subscriptions: [] }],
+      ["input.inject", { namespace: [], message: { role: "user", content: "theirs" } }],
+      ["state.listCheckpoints", {}],
+      ["state.fork", { checkpoint_id: aliceCheckpoint, input: human("theirs") }],
     ] as const) {
       expect(await commandOver(socket, { id: 1, method, params })).toMatchObject({ type: "error", id: 1, error: "no_such_run" });
     }

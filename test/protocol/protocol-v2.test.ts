@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import path from "node:path";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
+import { protocolWire, rootFinished } from "./protocol-wire-client.js";
 
 // LangGraph streaming protocol v2 on a real Hangar: the official SDK 1.15's client.threads.stream
 // over both transports, and the wire (raw WebSocket frames, SSE, commands) for what the SDK does
@@ -19,86 +20,7 @@ afterAll(async () => {
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
-interface Frame {
-  type: string;
-  id?: number | null;
-  method?: string;
-  error?: string;
-  message?: string;
-  result?: Record<string, unknown>;
-  params?: { namespace: string[]; data: Record<string, unknown> };
-  seq?: number;
-}
-
-/** A raw protocol socket: frames in arrival order, awaited by predicate. */
-async function openSocket(threadId: string, headers: Record<string, string> = {}) {
-  const socket = new WebSocket(`${server.url.replace("http", "ws")}/threads/${threadId}/stream/events`, { headers });
-  const frames: Frame[] = [];
-  const waiters: Array<() => void> = [];
-  socket.on("message", (data) => {
-    frames.push(JSON.parse(data.toString()) as Frame);
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const closed = new Promise<number>((resolve) => socket.on("close", (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", reject);
-  });
-  const next = async (predicate: (frame: Frame) => boolean): Promise<Frame> => {
-    for (;;) {
-      const index = frames.findIndex(predicate);
-      if (index >= 0) return frames.splice(index, 1)[0]!;
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  };
-  let nextId = 1;
-  const command = async (method: string, params: unknown) => {
-    const id = nextId++;
-    socket.send(JSON.stringify({ id, method, params }));
-    return next((frame) => frame.type !== "event" && frame.id === id);
-  };
-  return { socket, next, command, closed, frames };
-}
-
-async function postCommand(threadId: string, method: string, params: unknown, id = 1) {
-  const response = await server.request(`/threads/${threadId}/commands`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ id, method, params }),
-  });
-  return { status: response.status, body: (await response.json()) as Frame };
-}
-
-/** Every SSE frame of a protocol event stream until `until` matches one (then the stream is closed). */
-async function readEventStream(threadId: string, filter: unknown, until: (frame: Frame) => boolean): Promise<Frame[]> {
-  const response = await server.request(`/threads/${threadId}/stream/events`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "text/event-stream" },
-    body: JSON.stringify(filter),
-  });
-  expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
-  const frames: Frame[] = [];
-  const decoder = new TextDecoder();
-  let buffered = "";
-  for await (const chunk of response.body!) {
-    buffered += decoder.decode(chunk as Uint8Array, { stream: true });
-    let end;
-    while ((end = buffered.indexOf("\n\n")) >= 0) {
-      const block = buffered.slice(0, end);
-      buffered = buffered.slice(end + 2);
-      const data = block.split("\n").find((line) => line.startsWith("data: "));
-      if (!data) continue;
-      const frame = JSON.parse(data.slice(6)) as Frame;
-      frames.push(frame);
-      // Leaving the loop cancels the body: the server sees the stream closed.
-      if (until(frame)) return frames;
-    }
-  }
-  return frames;
-}
-
-const rootFinished = (frame: Frame) =>
-  frame.method === "lifecycle" && frame.params!.namespace.length === 0 && ["completed", "failed", "interrupted"].includes(String(frame.params!.data.event));
+const { openSocket, postCommand, readEventStream } = protocolWire(() => server);
 
 describe("the SDK's client.threads.stream", () => {
   for (const transport of ["sse", "websocket"] as const) {
@@ -127,7 +49,6 @@ describe("the WebSocket transport", () => {
     socket.send(JSON.stringify({ id: "x", method: "state.get" }));
     expect(await next((frame) => frame.type === "error")).toMatchObject({ id: null, error: "invalid_argument", message: expect.stringMatching(/id/) });
     expect(await command("agent.fly", {})).toMatchObject({ type: "error", error: "unknown_command", message: expect.stringMatching(/agent\.fly/) });
-    expect(await command("state.fork", { checkpoint_id: "x" })).toMatchObject({ type: "error", error: "not_supported" });
     expect(await command("subscription.subscribe", { channels: ["nope"] })).toMatchObject({ type: "error", error: "invalid_argument", message: expect.stringMatching(/channels/) });
     expect(await command("subscription.unsubscribe", { subscription_id: "nope" })).toMatchObject({ type: "error", error: "no_such_subscription" });
     expect(await command("run.start", { input: {} })).toMatchObject({ type: "error", error: "invalid_argument", message: expect.stringMatching(/assistant_id/) });

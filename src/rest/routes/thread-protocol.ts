@@ -4,7 +4,7 @@ import { AuthRefusalError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { asProtocolError, runTransportNeutralCommand } from "../../protocol/protocol-commands.js";
 import { ensureThread, openProtocolEventStream } from "../../protocol/protocol-stream.js";
-import { errorResponse, eventFilterOf, parseCommand, ProtocolError, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
+import { errorResponse, eventFilterOf, parseCommand, ProtocolError, resumeAfterEventId, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
 import { sseResponse } from "../../streaming/sse-response.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { createRouteKit } from "./route-kit.js";
@@ -25,9 +25,14 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const params = await body(c, JsonObjectBody);
     let filter;
     let since;
+    // A reconnecting EventSource names the last event it saw; an explicit `since` wins.
+    const lastEventId = c.req.header("last-event-id");
     try {
       filter = eventFilterOf(params);
       since = sinceOf(params);
+      if (since === undefined && lastEventId !== undefined && !resumeAfterEventId(lastEventId)) {
+        throw new ProtocolError("invalid_argument", `Last-Event-ID '${lastEventId}' is not an event id of this server`);
+      }
     } catch (error) {
       if (error instanceof ProtocolError) return c.json(errorResponse(null, error), 400);
       throw error;
@@ -35,7 +40,8 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const threadId = c.req.param("thread_id");
     await ensureThread(ctx(c), threadId);
     const abort = new AbortController();
-    const stream = await openProtocolEventStream(ctx(c), { threadId, filter, since, signal: abort.signal });
+    const resumeFrom = since === undefined && lastEventId !== undefined ? { afterEventId: lastEventId } : { since };
+    const stream = await openProtocolEventStream(ctx(c), { threadId, filter, signal: abort.signal, ...resumeFrom });
     async function* frames() {
       for (const event of [...stream.replayed]) yield event;
       yield* stream.live;
