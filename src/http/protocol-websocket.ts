@@ -7,7 +7,7 @@ import { AppError, AuthRefusalError } from "../domain/errors.js";
 import { asFetchRequest, refuseUpgrade } from "../graphql/websocket.js";
 import type { Logger } from "../logger.js";
 import { asProtocolError, runTransportNeutralCommand } from "../protocol/protocol-commands.js";
-import { ensureThread, openProtocolEventStream, requireRun } from "../protocol/protocol-stream.js";
+import { ensureThread, openThreadEventStream, requireRun, type ReplayFrom, type ReplayPart } from "../protocol/protocol-stream.js";
 import {
   errorResponse,
   eventFilterOf,
@@ -16,8 +16,11 @@ import {
   ProtocolError,
   sinceOf,
   subscriptionIdOf,
+  compareEvents,
+  matchesFilter,
   type EventFilter,
   type ProtocolCommand,
+  type ProtocolEvent,
 } from "../protocol/protocol-wire.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
@@ -82,8 +85,18 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
 
 /** One socket: its commands in order, its subscriptions, its backlog bound and heartbeat. */
 class ProtocolSocket {
-  private readonly subscriptions = new Map<string, AbortController>();
+  /** The socket's subscriptions by id; one live stream serves them all, each event sent once. */
+  private readonly subscriptions = new Map<string, EventFilter>();
+  private liveStream: AbortController | undefined;
+  /** The last event the live stream sent, or where the replay before it ended (an event id). */
+  private delivered: string | undefined;
   private queue: Promise<void> = Promise.resolve();
+  /** Settles when the command in progress has been answered; live events wait for it. */
+  private commandRunning: Promise<void> | undefined;
+  /** Frames received and not yet being handled. */
+  private framesWaiting = 0;
+  /** Replays (and their live pumps) of subscriptions answered while more commands were queued. */
+  private heldReplays: { events: ProtocolEvent[]; starts: Array<() => void> } = { events: [], starts: [] };
   private alive = true;
   private heartbeat: NodeJS.Timeout | undefined;
 
@@ -99,7 +112,13 @@ class ProtocolSocket {
   start(): void {
     this.socket.on("message", (data, isBinary) => {
       // In order: a subscribe answered before the next run.start runs sees all of that run.
-      this.queue = this.queue.then(() => this.onFrame(isBinary ? null : data.toString()));
+      this.framesWaiting++;
+      this.queue = this.queue.then(() =>
+        this.exclusively(() => {
+          this.framesWaiting--;
+          return this.onFrame(isBinary ? null : data.toString());
+        }),
+      );
     });
     this.socket.on("pong", () => (this.alive = true));
     this.socket.on("close", () => this.stop());
@@ -111,9 +130,41 @@ class ProtocolSocket {
     }, HEARTBEAT_MS);
   }
 
+  /**
+   * Runs a command with live events held back: a subscribe's answer and replay go out whole, and
+   * no other subscription's live event lands in between. Replays wait while more commands are
+   * queued, then go out as one, in stream order, each event once (the client hands an event to
+   * every subscription it matches). The SDK subscribes twice at once right after run.start: had
+   * a fast run's end reached it through the first replay before the second's events, it would
+   * pause the second subscription before that one saw the run.
+   */
+  private async exclusively(command: () => Promise<void>): Promise<void> {
+    let done = () => {};
+    this.commandRunning = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await command();
+    } finally {
+      if (this.framesWaiting === 0) this.flushReplays();
+      this.commandRunning = undefined;
+      done();
+    }
+  }
+
+  private flushReplays(): void {
+    const { events, starts } = this.heldReplays;
+    this.heldReplays = { events: [], starts: [] };
+    const seen = new Set<string>();
+    for (const event of events.sort(compareEvents)) {
+      if (seen.has(event.event_id)) continue;
+      seen.add(event.event_id);
+      this.send(event);
+    }
+    for (const start of starts) start();
+  }
+
   private stop(): void {
     clearInterval(this.heartbeat);
-    for (const abort of this.subscriptions.values()) abort.abort();
+    this.liveStream?.abort();
     this.subscriptions.clear();
   }
 
@@ -150,8 +201,8 @@ class ProtocolSocket {
     try {
       const result = await this.run(command);
       this.send({ type: "success", id: command.id, result: result.result });
-      for (const event of result.after ?? []) this.send(event);
-      result.afterSent?.();
+      this.heldReplays.events.push(...(result.after ?? []));
+      if (result.afterSent) this.heldReplays.starts.push(result.afterSent);
     } catch (error) {
       const refusal = asProtocolError(error);
       if (refusal instanceof ProtocolError) return this.send(errorResponse(command.id, refusal));
@@ -161,35 +212,50 @@ class ProtocolSocket {
     }
   }
 
-  private async run(command: ProtocolCommand): Promise<{ result: Record<string, unknown>; after?: unknown[]; afterSent?: () => void }> {
+  private async run(command: ProtocolCommand): Promise<{ result: Record<string, unknown>; after?: ProtocolEvent[]; afterSent?: () => void }> {
     const { ctx, threadId } = this.context;
     if (command.method === "subscription.subscribe") {
       const filter = eventFilterOf(command.params);
       const since = sinceOf(command.params);
       await ensureThread(ctx, threadId);
-      const opened = await this.subscribe(subscriptionIdOf(filter, randomUUID()), filter, { since });
-      return { result: { subscription_id: opened.id, replayed_events: opened.replayed.length }, after: opened.replayed, afterSent: opened.start };
+      const opened = await this.subscribe([[subscriptionIdOf(filter, randomUUID()), filter]], { since });
+      return { result: { subscription_id: opened.ids[0], replayed_events: opened.replayedForNew }, after: opened.replayed, afterSent: opened.start };
     }
     if (command.method === "subscription.reconnect") return this.reconnect(command.params);
     if (command.method === "subscription.unsubscribe") {
       const id = command.params.subscription_id;
-      const abort = typeof id === "string" ? this.subscriptions.get(id) : undefined;
-      if (!abort) throw new ProtocolError("no_such_subscription", `no subscription '${String(id)}' on this connection`);
-      abort.abort();
-      this.subscriptions.delete(id as string);
+      if (typeof id !== "string" || !this.subscriptions.delete(id)) throw new ProtocolError("no_such_subscription", `no subscription '${String(id)}' on this connection`);
+      if (this.subscriptions.size === 0) this.liveStream?.abort();
       return { result: {} };
     }
     return { result: await runTransportNeutralCommand(this.context, command) };
   }
 
-  /** Opens a subscription under `id`: its replay to send, then `start` pumps its live events. */
-  private async subscribe(id: string, filter: EventFilter, from: { since?: number; afterEventId?: string }) {
+  /**
+   * Adds subscriptions: the socket's live stream is reopened for all of them, replaying the new
+   * ones from `from` and the others from the last event already sent to them (nothing lost in
+   * the switch, nothing sent twice). Returns the replay to send, then `start` pumps live events.
+   */
+  private async subscribe(added: Array<readonly [string, EventFilter]>, from: ReplayFrom) {
+    const others = [...this.subscriptions].filter(([id]) => !added.some(([addedId]) => addedId === id)).map(([, filter]) => filter);
+    const wantedBy = (filters: EventFilter[]) => (event: ProtocolEvent) => filters.some((filter) => matchesFilter(filter, event));
+    const parts: ReplayPart[] = [{ ...from, matches: wantedBy(added.map(([, filter]) => filter)) }];
+    if (others.length > 0) parts.push({ ...(this.delivered ? { afterEventId: this.delivered } : { since: 0 }), matches: wantedBy(others) });
     const abort = new AbortController();
-    const stream = await openProtocolEventStream(this.context.ctx, { threadId: this.context.threadId, filter, signal: abort.signal, ...from });
-    this.subscriptions.get(id)?.abort();
-    this.subscriptions.set(id, abort);
-    // Live events only after the answer and the replay are sent.
-    return { id, replayed: stream.replayed, start: () => void this.pump(id, stream.live) };
+    const { ctx, threadId } = this.context;
+    const stream = await openThreadEventStream(ctx, { threadId, parts, live: (event) => wantedBy([...this.subscriptions.values()])(event), signal: abort.signal });
+    this.liveStream?.abort();
+    this.liveStream = abort;
+    for (const [id, filter] of added) this.subscriptions.set(id, filter);
+    // Positions start at 1; a replay of nothing leaves nothing to resume after.
+    this.delivered = stream.position > 0 ? `${stream.position}:999999` : undefined;
+    return {
+      ids: added.map(([id]) => id),
+      replayed: stream.replayed,
+      replayedForNew: stream.replayedPerPart[0]!,
+      // Live events only after the answer and the replay are sent.
+      start: () => void this.pump(abort.signal, stream.live),
+    };
   }
 
   /**
@@ -202,23 +268,28 @@ class ProtocolSocket {
     if (typeof runId !== "string" || runId === "") throw new ProtocolError("invalid_argument", "run_id must be a non-empty string");
     if (lastEventId !== undefined && typeof lastEventId !== "string") throw new ProtocolError("invalid_argument", "last_event_id must be a string");
     if (!Array.isArray(subscriptions)) throw new ProtocolError("invalid_argument", "subscriptions must be a list of subscription ids");
-    const filters = subscriptions.map((id) => [id as string, filterOfSubscriptionId(id)] as const);
+    const restored = subscriptions.map((id) => [id as string, filterOfSubscriptionId(id)] as const);
     await requireRun(ctx, threadId, runId);
-    const opened: Array<Awaited<ReturnType<ProtocolSocket["subscribe"]>>> = [];
-    for (const [id, filter] of filters) opened.push(await this.subscribe(id, filter, lastEventId === undefined ? { since: 0 } : { afterEventId: lastEventId }));
-    const missed = opened.flatMap((subscription) => subscription.replayed);
+    const opened = await this.subscribe(restored, lastEventId === undefined ? { since: 0 } : { afterEventId: lastEventId });
     return {
-      result: { restored: true, missed_events: missed.length, subscriptions: opened.map((subscription) => subscription.id) },
-      after: missed.sort((a, b) => a.seq - b.seq),
-      afterSent: () => opened.forEach((subscription) => subscription.start()),
+      result: { restored: true, missed_events: opened.replayedForNew, subscriptions: opened.ids },
+      after: opened.replayed,
+      afterSent: opened.start,
     };
   }
 
-  private async pump(subscriptionId: string, events: AsyncGenerator<unknown>): Promise<void> {
+  private async pump(signal: AbortSignal, events: AsyncGenerator<ProtocolEvent>): Promise<void> {
     try {
-      for await (const event of events) this.send(event);
+      for await (const event of events) {
+        while (this.commandRunning) await this.commandRunning;
+        // A newer stream took over (its replay covers what this one had not sent).
+        if (signal.aborted) return;
+        this.send(event);
+        this.delivered = event.event_id;
+      }
     } catch (error) {
-      this.log.error({ err: error, subscriptionId }, "protocol subscription failed; closing its socket");
+      if (signal.aborted) return;
+      this.log.error({ err: error }, "protocol live stream failed; closing its socket");
       this.socket.close(1011, "subscription failed");
     }
   }

@@ -30,7 +30,8 @@ export class ProtocolEventMapper {
       out.push({ method, params: { namespace, timestamp, ...extra, data } });
     const data = parseData(event.data);
 
-    if (namespace.length > 0) this.startNamespace(namespace, emit);
+    const lifecycle = (at: string[], data: Record<string, unknown>) => out.push({ method: "lifecycle", params: { namespace: at, timestamp, data } });
+    if (namespace.length > 0) this.startNamespace(namespace, lifecycle);
     switch (mode) {
       case "metadata":
         this.startedNamespaces.clear();
@@ -70,6 +71,7 @@ export class ProtocolEventMapper {
         break;
       case "tasks":
         emit("tasks", data);
+        if (isRecord(data)) this.endNamespaceOfTask(namespace, data, lifecycle);
         break;
       case "tools":
         if (isRecord(data)) emit("tools", toolEventOf(data, event.runId));
@@ -82,13 +84,27 @@ export class ProtocolEventMapper {
     return out.map((item, index) => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
   }
 
-  private startNamespace(namespace: string[], emit: (method: string, data: unknown) => void): void {
+  private startNamespace(namespace: string[], lifecycle: (at: string[], data: Record<string, unknown>) => void): void {
     for (let depth = 1; depth <= namespace.length; depth++) {
       const key = namespace.slice(0, depth).join("|");
       if (this.startedNamespaces.has(key)) continue;
       this.startedNamespaces.add(key);
-      emit("lifecycle", { event: "started", graph_name: namespace[depth - 1]!.split(":", 1)[0] });
+      lifecycle(namespace.slice(0, depth), { event: "started", graph_name: namespace[depth - 1]!.split(":", 1)[0] });
     }
+  }
+
+  /**
+   * A task's result in namespace N ends the subgraph that task ran, if it ran one: the namespace
+   * `[...N, "name:id"]` whose events were seen. It ends completed, failed or interrupted as the
+   * task did.
+   */
+  private endNamespaceOfTask(namespace: string[], task: Record<string, unknown>, lifecycle: (at: string[], data: Record<string, unknown>) => void): void {
+    if (!("result" in task) && !("error" in task)) return;
+    const child = [...namespace, `${String(task.name)}:${String(task.id)}`];
+    if (!this.startedNamespaces.has(child.join("|"))) return;
+    const interrupted = Array.isArray(task.interrupts) && task.interrupts.length > 0;
+    const failed = task.error !== null && task.error !== undefined;
+    lifecycle(child, failed ? { event: "failed", error: errorMessageOf(task.error) } : { event: interrupted ? "interrupted" : "completed" });
   }
 
   private requestInput(interrupts: unknown, emit: (method: string, data: unknown) => void): void {

@@ -18,6 +18,21 @@ export interface ProtocolEventStream {
   replayed: ProtocolEvent[];
   /** What comes after the replay, live, until the signal aborts. */
   live: AsyncGenerator<ProtocolEvent>;
+  /** The thread stream position the replay ended at (the live part follows it). */
+  position: number;
+  /** How many replayed events each part wanted (openThreadEventStream's parts, in order). */
+  replayedPerPart: number[];
+}
+
+/** Where a replay starts: after a position (`since`) or after an event id (`afterEventId`). */
+export interface ReplayFrom {
+  since?: number;
+  afterEventId?: string;
+}
+
+/** One consumer's share of a replay: where it starts and which events it wants. */
+export interface ReplayPart extends ReplayFrom {
+  matches: (event: ProtocolEvent) => boolean;
 }
 
 /**
@@ -33,17 +48,37 @@ export interface ProtocolEventStream {
  */
 export async function openProtocolEventStream(
   ctx: ServiceContext,
-  request: { threadId: string; filter: EventFilter; since?: number; signal: AbortSignal; afterEventId?: string },
+  request: ReplayFrom & { threadId: string; filter: EventFilter; signal: AbortSignal },
 ): Promise<ProtocolEventStream> {
-  const { threadId, filter, signal } = request;
-  const resume = request.afterEventId === undefined ? undefined : resumeAfterEventId(request.afterEventId);
-  if (request.afterEventId !== undefined && !resume) throw new ProtocolError("invalid_argument", `'${request.afterEventId}' is not an event id of this server`);
+  const matches = (event: ProtocolEvent) => matchesFilter(request.filter, event);
+  return openThreadEventStream(ctx, { threadId: request.threadId, parts: [{ since: request.since, afterEventId: request.afterEventId, matches }], live: matches, signal: request.signal });
+}
+
+/**
+ * One stream of a thread's protocol events for several consumers (a socket's subscriptions): each
+ * part replays from its own start what it matches, in one pass over the stored events and in
+ * stream order, each event once; then one live stream, filtered by `live` as each event comes.
+ */
+export async function openThreadEventStream(
+  ctx: ServiceContext,
+  request: { threadId: string; parts: ReplayPart[]; live: (event: ProtocolEvent) => boolean; signal: AbortSignal },
+): Promise<ProtocolEventStream> {
+  const { threadId, signal } = request;
+  for (const part of request.parts) {
+    if (part.afterEventId !== undefined && !resumeAfterEventId(part.afterEventId)) throw new ProtocolError("invalid_argument", `'${part.afterEventId}' is not an event id of this server`);
+  }
   await threadsService.get(ctx, threadId);
   const mapper = new ProtocolEventMapper();
   await ctx.streaming.store.flush();
   // Taken before the run is looked up: a run created meanwhile stores its events after it.
   const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
-  let position = resume?.since ?? request.since ?? (await latestRunStart(ctx, threadId)) ?? now;
+  const runStart = request.parts.some((part) => part.since === undefined && part.afterEventId === undefined) ? await latestRunStart(ctx, threadId) : undefined;
+  const parts = request.parts.map((part) => {
+    const resume = part.afterEventId === undefined ? undefined : resumeAfterEventId(part.afterEventId);
+    const start = resume?.since ?? part.since ?? runStart ?? now;
+    return { start, wants: (event: ProtocolEvent) => event.seq > start && !resume?.delivered(event) && part.matches(event) };
+  });
+  let position = Math.min(now, ...parts.map((part) => part.start));
   const stored: ThreadStreamEvent[] = [];
   for (;;) {
     const page = await readThreadEvents(ctx.db.dataSource.manager, threadId, position, REPLAY_PAGE);
@@ -58,8 +93,12 @@ export async function openProtocolEventStream(
   const runs = await runsService.getMany(ctx, runIds);
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
   const replayed: ProtocolEvent[] = [];
+  const replayedPerPart = parts.map(() => 0);
   const replay = (event: RunStreamEvent) => {
-    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped) && !resume?.delivered(mapped)) replayed.push(mapped);
+    for (const mapped of mapper.map(event)) {
+      const wanted = parts.map((part, index) => part.wants(mapped) && ++replayedPerPart[index]!);
+      if (wanted.some(Boolean)) replayed.push(mapped);
+    }
   };
   const replayEnd = (runId: string) => {
     const status = endOf.get(runId);
@@ -72,10 +111,10 @@ export async function openProtocolEventStream(
   });
   async function* live(): AsyncGenerator<ProtocolEvent> {
     for await (const event of events) {
-      for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) yield mapped;
+      for (const mapped of mapper.map(event)) if (request.live(mapped)) yield mapped;
     }
   }
-  return { replayed, live: live() };
+  return { replayed, live: live(), position, replayedPerPart };
 }
 
 /** The position just before the latest run's first stored event; undefined when there is none. */

@@ -130,6 +130,11 @@ export function resumeAfterEventId(eventId: string): { since: number; delivered:
   return { since: position - 1, delivered: (event) => event.seq < position || (event.seq === position && ordinalOf(event.event_id) <= last) };
 }
 
+/** Stream order: by stored position, then within one stored event. */
+export function compareEvents(a: ProtocolEvent, b: ProtocolEvent): number {
+  return a.seq - b.seq || ordinalOf(a.event_id) - ordinalOf(b.event_id);
+}
+
 /** An event's order within its stored event: its protocol events, then its run's end. */
 function ordinalOf(eventId: string): number {
   const parts = eventId.split(":");

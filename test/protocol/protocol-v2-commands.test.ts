@@ -76,6 +76,9 @@ describe("state commands", () => {
     await next(rootFinished);
     const namespaces = frames.filter((frame) => frame.method === "lifecycle" && frame.params!.namespace.length > 0).map((frame) => frame.params!.namespace);
     const writer = namespaces.find((namespace) => namespace.length === 2)!;
+    // Each subgraph's lifecycle: started, then completed once its task's result is in.
+    const ofWriter = frames.filter((frame) => frame.method === "lifecycle" && frame.params!.namespace.join("|") === writer.join("|"));
+    expect(ofWriter.map((frame) => frame.params!.data.event)).toEqual(["started", "completed"]);
     const root = await command("state.get", { namespace: [] });
     const inner = await command("state.get", { namespace: writer });
     // The writer's own state, not the root's (whose trail the subgraphs' outputs were added to).
