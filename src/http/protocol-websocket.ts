@@ -281,7 +281,7 @@ class ProtocolSocket {
   private async pump(signal: AbortSignal, events: AsyncGenerator<ProtocolEvent>): Promise<void> {
     try {
       for await (const event of events) {
-        while (this.commandRunning) await this.commandRunning;
+        while (this.commandRunning !== undefined) await this.commandRunning;
         // A newer stream took over (its replay covers what this one had not sent).
         if (signal.aborted) return;
         this.send(event);
