@@ -23,12 +23,18 @@
  *   the embedded database (first start, restart) and PostgreSQL (first start, restart), and the
  *   build check `npm start` runs; BENCH_STARTUP_REPEATS, BENCH_STARTUP_IDLE_S, BENCH_STARTUP_SETTLE_S.
  *
+ * - protocol (bench/protocol.ts): protocol v2 over WebSocket vs the SSE thread stream: events/s
+ *   delivered to 100 subscribers of one busy thread and to 1,000 sockets each on its own thread,
+ *   server CPU per delivered event, RSS; BENCH_PROTOCOL_SUBSCRIBERS, BENCH_PROTOCOL_RUNS,
+ *   BENCH_PROTOCOL_EVENTS, BENCH_PROTOCOL_THREADS, BENCH_PROTOCOL_THREAD_EVENTS.
+ *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
 import { timestamp } from "./bench-kit.js";
 import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
+import { protocolSuite } from "./protocol.js";
 import { runEngineSuite } from "./runs.js";
 import { startupSuite } from "./startup.js";
 import { storeSuite } from "./store.js";
@@ -40,6 +46,7 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   graph: graphOverheadSuite,
   store: storeSuite,
   startup: startupSuite,
+  protocol: protocolSuite,
 };
 
 async function main() {
