@@ -108,11 +108,13 @@ async function phase(server: ServerProcess, database: string, name: string, tran
   rss.start();
   const rssBefore = server.rssMb() ?? 0;
   const cpu = await CpuMeter.start(server, database);
+  const serverCpuStart = server.cpuMs();
   const began = performance.now();
   await start();
   await untilDelivered(subscribers, expected, 600_000);
   const seconds = (performance.now() - began) / 1000;
   const delivered = subscribers.reduce((sum, subscriber) => sum + subscriber.received(), 0);
+  const serverCpuMs = server.cpuMs() - serverCpuStart;
   const usage = await cpu.stop(delivered);
   const memory = rss.stop();
   for (const subscriber of subscribers) subscriber.close();
@@ -122,7 +124,7 @@ async function phase(server: ServerProcess, database: string, name: string, tran
     subscribers: subscribers.length,
     delivered_events: delivered,
     events_per_s: Math.round(delivered / seconds),
-    server_cpu_us_per_event: round(usage.server_cpu_ms_per_op * 1000, 1),
+    server_cpu_us_per_event: round((serverCpuMs * 1000) / delivered, 1),
     postgres_cpu_us_per_event: round(usage.postgres_cpu_ms_per_op * 1000, 1),
     server_cpu_cores: usage.server_cpu_cores,
     rss_before_mb: round(rssBefore, 0),

@@ -17,6 +17,7 @@ import {
   sinceOf,
   subscriptionIdOf,
   compareEvents,
+  frameOf,
   matchesFilter,
   type EventFilter,
   type ProtocolCommand,
@@ -168,9 +169,9 @@ class ProtocolSocket {
     this.subscriptions.clear();
   }
 
-  private send(message: unknown): void {
+  private send(message: object): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const frame = JSON.stringify(message);
+    const frame = frameOf(message);
     // The bound counts what this frame would add; a frame alone on an empty queue always goes (a
     // thread's state may outgrow the bound, and a reader that keeps up must still get it).
     const backlog = this.socket.bufferedAmount;

@@ -9,6 +9,19 @@ import type { ProtocolEvent } from "./protocol-wire.js";
  * Every protocol event carries the stored event's thread stream position as `seq` (what `since`
  * resumes after) and `event_id` `position:index`.
  */
+/** Recent stored events' mappings by thread, position and name (insertion order: oldest first). */
+const SHARED_MAPPINGS = new Map<string, ProtocolEvent[]>();
+const MAX_SHARED_MAPPINGS = 4096;
+
+/**
+ * Modes whose mapping depends on the stored event alone, not on what the stream saw before
+ * (messages open and close, interrupts are told once, tasks end namespaces, run ends).
+ */
+function isStateless(mode: string, data: string): boolean {
+  if (mode === "custom" || mode === "checkpoints" || mode === "tools") return true;
+  return (mode === "values" || mode === "updates") && !data.includes("__interrupt__");
+}
+
 export class ProtocolEventMapper {
   /** Open messages by id: their namespace, node and text so far. */
   private readonly openMessages = new Map<string, { namespace: string[]; node?: string; text: string }>();
@@ -28,10 +41,18 @@ export class ProtocolEventMapper {
     const out: Array<Omit<ProtocolEvent, "type" | "seq" | "event_id">> = [];
     const emit = (method: string, data: unknown, extra: Record<string, unknown> = {}) =>
       out.push({ method, params: { namespace, timestamp, ...extra, data } });
-    const data = parseData(event.data);
-
     const lifecycle = (at: string[], data: Record<string, unknown>) => out.push({ method: "lifecycle", params: { namespace: at, timestamp, data } });
     if (namespace.length > 0) this.startNamespace(namespace, lifecycle);
+    const storedPosition = positionOf(event);
+    // Every stream of the thread maps this stored event the same way: the first one's result is
+    // shared (and so is its serialized frame, see frameOf), not parsed again per subscriber.
+    const shareKey = out.length === 0 && storedPosition > 0 && isStateless(mode, event.data) ? `${event.threadId}|${storedPosition}|${event.event}` : undefined;
+    const shared = shareKey === undefined ? undefined : SHARED_MAPPINGS.get(shareKey);
+    if (shared) {
+      this.lastPosition = storedPosition;
+      return shared;
+    }
+    const data = parseData(event.data);
     switch (mode) {
       case "metadata":
         this.startedNamespaces.clear();
@@ -81,7 +102,12 @@ export class ProtocolEventMapper {
     const position = positionOf(event) || this.lastPosition;
     this.lastPosition = position;
     const suffix = positionOf(event) === 0 ? `end:${event.runId}:` : "";
-    return out.map((item, index) => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
+    const mapped = out.map((item, index): ProtocolEvent => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
+    if (shareKey !== undefined) {
+      SHARED_MAPPINGS.set(shareKey, mapped);
+      if (SHARED_MAPPINGS.size > MAX_SHARED_MAPPINGS) SHARED_MAPPINGS.delete(SHARED_MAPPINGS.keys().next().value!);
+    }
+    return mapped;
   }
 
   private startNamespace(namespace: string[], lifecycle: (at: string[], data: Record<string, unknown>) => void): void {

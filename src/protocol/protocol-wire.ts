@@ -174,3 +174,15 @@ export function matchesFilter(filter: EventFilter, event: ProtocolEvent): boolea
 export function errorResponse(id: number | null, error: ProtocolError): ProtocolResponse {
   return { type: "error", id, error: error.code, message: error.message };
 }
+
+const FRAMES = new WeakMap<object, string>();
+
+/** An outgoing message as JSON, serialized once however many sockets send the same event. */
+export function frameOf(message: object): string {
+  let frame = FRAMES.get(message);
+  if (frame === undefined) {
+    frame = JSON.stringify(message);
+    FRAMES.set(message, frame);
+  }
+  return frame;
+}

@@ -4,7 +4,7 @@ import { AuthRefusalError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { asProtocolError, runTransportNeutralCommand } from "../../protocol/protocol-commands.js";
 import { ensureThread, openProtocolEventStream } from "../../protocol/protocol-stream.js";
-import { errorResponse, eventFilterOf, parseCommand, ProtocolError, resumeAfterEventId, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
+import { errorResponse, eventFilterOf, frameOf, parseCommand, ProtocolError, resumeAfterEventId, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
 import { sseResponse } from "../../streaming/sse-response.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { createRouteKit } from "./route-kit.js";
@@ -49,7 +49,7 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     return sseResponse(
       (async function* () {
         for await (const event of frames()) {
-          yield { runId: "", threadId, seq: 0, event: event.method, data: JSON.stringify(event), streamId: event.event_id };
+          yield { runId: "", threadId, seq: 0, event: event.method, data: frameOf(event), streamId: event.event_id };
         }
       })(),
       { abort },
