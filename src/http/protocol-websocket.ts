@@ -244,7 +244,7 @@ class ProtocolSocket {
     if (others.length > 0) parts.push({ ...(this.delivered ? { afterEventId: this.delivered } : { since: 0 }), matches: wantedBy(others) });
     const abort = new AbortController();
     const { ctx, threadId } = this.context;
-    const stream = await openThreadEventStream(ctx, { threadId, parts, live: (event) => wantedBy([...this.subscriptions.values()])(event), signal: abort.signal });
+    const stream = await openThreadEventStream(ctx, { threadId, parts, live: (event) => this.wants(event), signal: abort.signal });
     this.liveStream?.abort();
     this.liveStream = abort;
     for (const [id, filter] of added) this.subscriptions.set(id, filter);
@@ -277,6 +277,12 @@ class ProtocolSocket {
       after: opened.replayed,
       afterSent: opened.start,
     };
+  }
+
+  /** Whether any subscription of the socket wants the event (read per event: unsubscribing takes effect at once). */
+  private wants(event: ProtocolEvent): boolean {
+    for (const filter of this.subscriptions.values()) if (matchesFilter(filter, event)) return true;
+    return false;
   }
 
   private async pump(signal: AbortSignal, events: AsyncGenerator<ProtocolEvent>): Promise<void> {
