@@ -17,7 +17,7 @@ import {
   sinceOf,
   subscriptionIdOf,
   compareEvents,
-  frameOf,
+  frameBytesOf,
   matchesFilter,
   type EventFilter,
   type ProtocolCommand,
@@ -171,7 +171,7 @@ class ProtocolSocket {
 
   private send(message: object): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const frame = frameOf(message);
+    const frame = frameBytesOf(message);
     // The bound counts what this frame would add; a frame alone on an empty queue always goes (a
     // thread's state may outgrow the bound, and a reader that keeps up must still get it).
     const backlog = this.socket.bufferedAmount;
@@ -181,7 +181,7 @@ class ProtocolSocket {
       this.stop();
       return;
     }
-    this.socket.send(frame);
+    this.socket.send(frame, { binary: false });
   }
 
   private async onFrame(text: string | null): Promise<void> {

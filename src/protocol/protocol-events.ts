@@ -35,6 +35,16 @@ export class ProtocolEventMapper {
   constructor(private readonly graphNameOf: (runId: string) => string | undefined = () => undefined) {}
 
   map(event: RunStreamEvent): ProtocolEvent[] {
+    const storedPosition = positionOf(event);
+    // Every stream of the thread maps this stored event the same way: the first one's result is
+    // shared (and so is its serialized frame, see frameOf), not parsed again per subscriber.
+    // Looked up first: a subscriber's cost per event is this lookup and its filter.
+    const shareKey = storedPosition > 0 ? `${event.threadId}|${storedPosition}|${event.event}` : undefined;
+    const shared = shareKey === undefined ? undefined : SHARED_MAPPINGS.get(shareKey);
+    if (shared && this.namespaceStarted(event.event)) {
+      this.lastPosition = storedPosition;
+      return shared;
+    }
     const [modeName = "", ...namespace] = event.event.split("|");
     const mode = modeName.split("/", 1)[0]!;
     const timestamp = Date.now();
@@ -43,15 +53,7 @@ export class ProtocolEventMapper {
       out.push({ method, params: { namespace, timestamp, ...extra, data } });
     const lifecycle = (at: string[], data: Record<string, unknown>) => out.push({ method: "lifecycle", params: { namespace: at, timestamp, data } });
     if (namespace.length > 0) this.startNamespace(namespace, lifecycle);
-    const storedPosition = positionOf(event);
-    // Every stream of the thread maps this stored event the same way: the first one's result is
-    // shared (and so is its serialized frame, see frameOf), not parsed again per subscriber.
-    const shareKey = out.length === 0 && storedPosition > 0 && isStateless(mode, event.data) ? `${event.threadId}|${storedPosition}|${event.event}` : undefined;
-    const shared = shareKey === undefined ? undefined : SHARED_MAPPINGS.get(shareKey);
-    if (shared) {
-      this.lastPosition = storedPosition;
-      return shared;
-    }
+    const sharing = out.length === 0 && shareKey !== undefined && isStateless(mode, event.data);
     const data = parseData(event.data);
     switch (mode) {
       case "metadata":
@@ -103,11 +105,17 @@ export class ProtocolEventMapper {
     this.lastPosition = position;
     const suffix = positionOf(event) === 0 ? `end:${event.runId}:` : "";
     const mapped = out.map((item, index): ProtocolEvent => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
-    if (shareKey !== undefined) {
-      SHARED_MAPPINGS.set(shareKey, mapped);
+    if (sharing) {
+      SHARED_MAPPINGS.set(shareKey!, mapped);
       if (SHARED_MAPPINGS.size > MAX_SHARED_MAPPINGS) SHARED_MAPPINGS.delete(SHARED_MAPPINGS.keys().next().value!);
     }
     return mapped;
+  }
+
+  /** Whether this stream already told the namespace of an event named `mode|ns1|ns2` started. */
+  private namespaceStarted(name: string): boolean {
+    const separator = name.indexOf("|");
+    return separator < 0 || this.startedNamespaces.has(name.slice(separator + 1));
   }
 
   private startNamespace(namespace: string[], lifecycle: (at: string[], data: Record<string, unknown>) => void): void {

@@ -186,3 +186,15 @@ export function frameOf(message: object): string {
   }
   return frame;
 }
+
+const FRAME_BYTES = new WeakMap<object, Buffer>();
+
+/** frameOf as UTF-8 bytes, encoded once for every socket that sends it. */
+export function frameBytesOf(message: object): Buffer {
+  let bytes = FRAME_BYTES.get(message);
+  if (bytes === undefined) {
+    bytes = Buffer.from(frameOf(message));
+    FRAME_BYTES.set(message, bytes);
+  }
+  return bytes;
+}
