@@ -1,0 +1,108 @@
+/**
+ * A span's attributes, read through one object that remembers which keys a mapping used: what is
+ * left at the end had no mapping, and the run says so (the raw attributes are kept regardless).
+ */
+export class AttributeReader {
+  private readonly used = new Set<string>();
+
+  constructor(readonly attributes: Readonly<Record<string, unknown>>) {}
+
+  /** The value of the first key present (marking every key tried as used when present). */
+  get(...keys: string[]): unknown {
+    for (const key of keys) {
+      if (Object.hasOwn(this.attributes, key) && this.attributes[key] !== null) {
+        this.used.add(key);
+        return this.attributes[key];
+      }
+    }
+    return undefined;
+  }
+
+  string(...keys: string[]): string | undefined {
+    const value = this.get(...keys);
+    if (typeof value === "string") return value.trim() === "" ? undefined : value;
+    if (typeof value === "number" || typeof value === "boolean") return String(value);
+    return undefined;
+  }
+
+  number(...keys: string[]): number | undefined {
+    const value = this.get(...keys);
+    const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    return typeof number === "number" && Number.isFinite(number) ? number : undefined;
+  }
+
+  /** A value that instrumentations send as JSON text (messages, tool arguments) or as is. */
+  json(...keys: string[]): unknown {
+    return parseJsonText(this.get(...keys));
+  }
+
+  /** Every attribute under `prefix`, keyed by the rest of its name (all marked as used). */
+  withPrefix(prefix: string): Record<string, unknown> {
+    const found: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this.attributes)) {
+      if (!key.startsWith(prefix) || key.length === prefix.length) continue;
+      this.used.add(key);
+      found[key.slice(prefix.length)] = value;
+    }
+    return found;
+  }
+
+  /**
+   * Flattened lists as OpenInference and OpenLLMetry write them (`llm.input_messages.0.message.role`):
+   * the attributes under `prefix`, rebuilt into a list of nested objects, in index order.
+   */
+  indexed(prefix: string): Record<string, unknown>[] {
+    return indexedObjects(this.withPrefix(prefix));
+  }
+
+  has(key: string): boolean {
+    return Object.hasOwn(this.attributes, key);
+  }
+
+  markUsed(...keys: string[]): void {
+    for (const key of keys) if (this.has(key)) this.used.add(key);
+  }
+
+  unused(): string[] {
+    return Object.keys(this.attributes).filter((key) => !this.used.has(key));
+  }
+}
+
+/** `{"0.a.b": 1, "1.a": 2}` → `[{a: {b: 1}}, {a: 2}]`; numeric segments deeper down become lists too. */
+export function indexedObjects(flat: Record<string, unknown>): Record<string, unknown>[] {
+  const root: Record<string, unknown> = {};
+  for (const [path, value] of Object.entries(flat)) {
+    const segments = path.split(".");
+    let node = root;
+    segments.forEach((segment, index) => {
+      if (index === segments.length - 1) node[segment] = value;
+      else {
+        const next = node[segment];
+        node = typeof next === "object" && next !== null ? (next as Record<string, unknown>) : (node[segment] = {});
+      }
+    });
+  }
+  return toLists(root) as Record<string, unknown>[];
+}
+
+/** Objects whose keys are all digits become lists (ordered by index). */
+function toLists(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, toLists(child)] as const);
+  if (entries.length > 0 && entries.every(([key]) => /^\d+$/.test(key))) {
+    return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, child]) => child);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** JSON text parsed when it is an object or array; anything else as given. */
+export function parseJsonText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  const trimmed = value.trim();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return value;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return value;
+  }
+}

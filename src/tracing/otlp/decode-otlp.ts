@@ -1,0 +1,216 @@
+import path from "node:path";
+import protobuf from "protobufjs";
+import { HANGAR_PACKAGE_DIR } from "../../version.js";
+import { OtlpDecodeError, type OtlpEvent, type OtlpSpan } from "./otlp-span.js";
+
+/**
+ * OTLP/HTTP trace request bodies (ExportTraceServiceRequest), protobuf or JSON, into OtlpSpans.
+ *
+ * Protobuf is decoded by protobufjs from the official opentelemetry-proto definitions (protos/,
+ * v1.11.0, unmodified). Both encodings then go through one reader: protobufjs's toObject gives the
+ * protobuf message the JSON encoding's shape (lowerCamelCase names, 64-bit integers as decimal
+ * strings), so the only difference left is how ids and bytes are spelled (raw bytes there, hex
+ * ids and base64 bytes in JSON, as the OTLP spec has it).
+ */
+
+let requestType: protobuf.Type | undefined;
+let responseType: protobuf.Type | undefined;
+let statusType: protobuf.Type | undefined;
+
+function loadTypes(): { request: protobuf.Type; response: protobuf.Type; status: protobuf.Type } {
+  if (!requestType || !responseType || !statusType) {
+    const protosDir = path.join(HANGAR_PACKAGE_DIR, "protos");
+    const root = new protobuf.Root();
+    // Imports name paths from the protos root (opentelemetry/proto/common/v1/common.proto).
+    root.resolvePath = (_origin, target) => path.join(protosDir, target);
+    root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");
+    requestType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest");
+    responseType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse");
+    // OTLP/HTTP answers failures with google.rpc.Status (code, message; details unused here).
+    statusType = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
+    new protobuf.Root().define("google.rpc").add(statusType);
+  }
+  return { request: requestType, response: responseType, status: statusType };
+}
+
+export function decodeOtlpProtobuf(body: Uint8Array): OtlpSpan[] {
+  const { request } = loadTypes();
+  let message: protobuf.Message;
+  try {
+    message = request.decode(body);
+  } catch (error) {
+    throw new OtlpDecodeError(`body is not a protobuf ExportTraceServiceRequest: ${(error as Error).message}`);
+  }
+  return readRequest(request.toObject(message, { longs: String, arrays: true, objects: true }), "protobuf");
+}
+
+export function decodeOtlpJson(text: string): OtlpSpan[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new OtlpDecodeError(`body is not JSON: ${(error as Error).message}`);
+  }
+  return readRequest(parsed, "json");
+}
+
+/** ExportTraceServiceResponse, with partial_success only when spans were rejected. */
+export function encodeOtlpResponse(rejectedSpans: number, errorMessage: string, as: "protobuf" | "json"): Uint8Array | object {
+  const body = rejectedSpans > 0 ? { partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage } } : {};
+  if (as === "json") return rejectedSpans > 0 ? { partialSuccess: { rejectedSpans, errorMessage } } : {};
+  const { response } = loadTypes();
+  return response.encode(response.fromObject(body)).finish();
+}
+
+/** google.rpc.Status, the body of an OTLP/HTTP failure. */
+export function encodeOtlpStatus(code: number, message: string, as: "protobuf" | "json"): Uint8Array | object {
+  if (as === "json") return { code, message };
+  const { status } = loadTypes();
+  return status.encode(status.fromObject({ code, message })).finish();
+}
+
+type Encoding = "protobuf" | "json";
+type Obj = Record<string, unknown>;
+
+function isObject(value: unknown): value is Obj {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+}
+
+function list(value: unknown, where: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new OtlpDecodeError(`${where} must be an array`);
+  return value;
+}
+
+function object(value: unknown, where: string): Obj {
+  if (value === undefined || value === null) return {};
+  if (!isObject(value)) throw new OtlpDecodeError(`${where} must be an object`);
+  return value;
+}
+
+function text(value: unknown, where: string): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "string") throw new OtlpDecodeError(`${where} must be a string`);
+  return value;
+}
+
+function enumValue(value: unknown, where: string): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== "number" || !Number.isInteger(value)) throw new OtlpDecodeError(`${where} must be an integer enum value`);
+  return value;
+}
+
+/** fixed64 nanoseconds: a decimal string (protobufjs, most JSON exporters) or a safe integer. */
+function nanos(value: unknown, where: string): string {
+  if (value === undefined || value === null) return "0";
+  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value.replace(/^0+(?=\d)/, "");
+  if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return String(value);
+  throw new OtlpDecodeError(`${where} must be an unsigned integer of nanoseconds, got ${JSON.stringify(value)}`);
+}
+
+/** An id: raw bytes (protobuf) or hex (JSON); empty means absent. */
+function id(value: unknown, bytes: number, where: string, encoding: Encoding): string {
+  if (value === undefined || value === null) return "";
+  if (encoding === "protobuf" && value instanceof Uint8Array) {
+    if (value.length !== 0 && value.length !== bytes) throw new OtlpDecodeError(`${where} must be ${bytes} bytes, got ${value.length}`);
+    return Buffer.from(value).toString("hex");
+  }
+  if (typeof value === "string" && (value === "" || new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(value))) return value.toLowerCase();
+  throw new OtlpDecodeError(`${where} must be ${bytes * 2} hex digits, got ${JSON.stringify(value)}`);
+}
+
+function readRequest(request: unknown, encoding: Encoding): OtlpSpan[] {
+  if (!isObject(request)) throw new OtlpDecodeError("body must be an ExportTraceServiceRequest object");
+  const spans: OtlpSpan[] = [];
+  list(request.resourceSpans, "resourceSpans").forEach((rawResourceSpans, r) => {
+    const at = `resourceSpans[${r}]`;
+    const resourceSpans = object(rawResourceSpans, at);
+    const resource = attributes(object(resourceSpans.resource, `${at}.resource`).attributes, `${at}.resource.attributes`, encoding);
+    list(resourceSpans.scopeSpans, `${at}.scopeSpans`).forEach((rawScopeSpans, s) => {
+      const scopeAt = `${at}.scopeSpans[${s}]`;
+      const scopeSpans = object(rawScopeSpans, scopeAt);
+      const rawScope = object(scopeSpans.scope, `${scopeAt}.scope`);
+      const scope = { name: text(rawScope.name, `${scopeAt}.scope.name`), version: text(rawScope.version, `${scopeAt}.scope.version`) };
+      list(scopeSpans.spans, `${scopeAt}.spans`).forEach((rawSpan, i) => {
+        spans.push(readSpan(object(rawSpan, `${scopeAt}.spans[${i}]`), `${scopeAt}.spans[${i}]`, encoding, resource, scope));
+      });
+    });
+  });
+  return spans;
+}
+
+function readSpan(span: Obj, at: string, encoding: Encoding, resource: Obj, scope: OtlpSpan["scope"]): OtlpSpan {
+  const status = object(span.status, `${at}.status`);
+  const parentSpanId = id(span.parentSpanId, 8, `${at}.parentSpanId`, encoding);
+  return {
+    traceId: id(span.traceId, 16, `${at}.traceId`, encoding),
+    spanId: id(span.spanId, 8, `${at}.spanId`, encoding),
+    parentSpanId: parentSpanId === "" ? null : parentSpanId,
+    name: text(span.name, `${at}.name`),
+    kind: enumValue(span.kind, `${at}.kind`),
+    startTimeUnixNano: nanos(span.startTimeUnixNano, `${at}.startTimeUnixNano`),
+    endTimeUnixNano: nanos(span.endTimeUnixNano, `${at}.endTimeUnixNano`),
+    attributes: attributes(span.attributes, `${at}.attributes`, encoding),
+    events: list(span.events, `${at}.events`).map((rawEvent, e): OtlpEvent => {
+      const event = object(rawEvent, `${at}.events[${e}]`);
+      return {
+        name: text(event.name, `${at}.events[${e}].name`),
+        timeUnixNano: nanos(event.timeUnixNano, `${at}.events[${e}].timeUnixNano`),
+        attributes: attributes(event.attributes, `${at}.events[${e}].attributes`, encoding),
+      };
+    }),
+    links: list(span.links, `${at}.links`).map((rawLink, l) => {
+      const link = object(rawLink, `${at}.links[${l}]`);
+      return {
+        traceId: id(link.traceId, 16, `${at}.links[${l}].traceId`, encoding),
+        spanId: id(link.spanId, 8, `${at}.links[${l}].spanId`, encoding),
+        attributes: attributes(link.attributes, `${at}.links[${l}].attributes`, encoding),
+      };
+    }),
+    status: { code: enumValue(status.code, `${at}.status.code`), message: text(status.message, `${at}.status.message`) },
+    resource,
+    scope,
+  };
+}
+
+function attributes(raw: unknown, at: string, encoding: Encoding): Obj {
+  const result: Obj = {};
+  list(raw, at).forEach((rawPair, i) => {
+    const pair = object(rawPair, `${at}[${i}]`);
+    const key = text(pair.key, `${at}[${i}].key`);
+    result[key] = anyValue(pair.value, `${at}[${i}] (${key})`, encoding);
+  });
+  return result;
+}
+
+/** AnyValue as plain JSON: int64 as a number when it is safe, else its decimal string. */
+function anyValue(raw: unknown, at: string, encoding: Encoding): unknown {
+  if (raw === undefined || raw === null) return null;
+  const value = object(raw, at);
+  if ("stringValue" in value) return text(value.stringValue, at);
+  if ("boolValue" in value) {
+    if (typeof value.boolValue !== "boolean") throw new OtlpDecodeError(`${at}: boolValue must be a boolean`);
+    return value.boolValue;
+  }
+  if ("intValue" in value) {
+    const int = value.intValue;
+    const isInt = (typeof int === "number" && Number.isInteger(int)) || (typeof int === "string" && /^-?\d{1,20}$/.test(int));
+    if (!isInt) throw new OtlpDecodeError(`${at}: intValue must be an integer, got ${JSON.stringify(int)}`);
+    return Number.isSafeInteger(Number(int)) ? Number(int) : String(int);
+  }
+  if ("doubleValue" in value) {
+    const double = typeof value.doubleValue === "string" ? Number(value.doubleValue) : value.doubleValue;
+    if (typeof double !== "number") throw new OtlpDecodeError(`${at}: doubleValue must be a number`);
+    return Number.isFinite(double) ? double : String(double);
+  }
+  if ("arrayValue" in value) {
+    return list(object(value.arrayValue, at).values, `${at}.arrayValue.values`).map((item, i) => anyValue(item, `${at}[${i}]`, encoding));
+  }
+  if ("kvlistValue" in value) return attributes(object(value.kvlistValue, at).values, `${at}.kvlistValue.values`, encoding);
+  if ("bytesValue" in value) {
+    if (value.bytesValue instanceof Uint8Array) return Buffer.from(value.bytesValue).toString("base64");
+    return text(value.bytesValue, at);
+  }
+  // An empty AnyValue is allowed by the spec: it means no value.
+  return null;
+}
