@@ -50,6 +50,7 @@ const EnvSchema = z.object({
   HANGAR_RUN_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(24),
   HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  HANGAR_TRACE_RETENTION_DAYS: z.coerce.number().positive().optional(),
   HANGAR_CRON_BATCH_SIZE: z.coerce.number().int().min(1).max(20_000).default(1_000),
   HANGAR_CRON_POLL_MS: z.coerce.number().int().min(100).default(30_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -117,6 +118,8 @@ export interface HangarConfig {
   dbPoolSize: number;
   /** How long stored stream events stay replayable (Last-Event-ID, Run.events). */
   eventRetentionSeconds: number;
+  /** Trace runs older than this many days are deleted by the TTL sweeper; null keeps them forever. */
+  traceRetentionDays: number | null;
   /** Crons the scheduler claims and fires per transaction. */
   cronBatchSize: number;
   /** The cron scheduler's longest sleep (a safety net: it wakes at each due time and on changes). */
@@ -184,6 +187,7 @@ export function loadConfig(
     schemasFromTypes: values.HANGAR_SCHEMAS_FROM_TYPES === "true" || values.HANGAR_SCHEMAS_FROM_TYPES === "1",
     enableTruncate: values.HANGAR_ENABLE_TRUNCATE === "true" || values.HANGAR_ENABLE_TRUNCATE === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
+    traceRetentionDays: values.HANGAR_TRACE_RETENTION_DAYS ?? null,
     cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
     cronPollMs: values.HANGAR_CRON_POLL_MS,
     roles: Object.freeze({ api: true, worker: true, ...overrides.roles, cron: overrides.roles?.cron ?? true }),

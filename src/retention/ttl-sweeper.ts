@@ -11,7 +11,8 @@ export interface TtlSweeper {
 /**
  * Sweeps expired store items every store.ttl.sweep_interval_minutes and expired threads every
  * checkpointer.ttl.sweep_interval_minutes (langgraph.json; hourly by default), and webhook
- * deliveries that gave up a week ago, hourly. Every process
+ * deliveries that gave up a week ago, hourly, and (with HANGAR_TRACE_RETENTION_DAYS) trace runs
+ * older than that, hourly. Every process
  * runs one; the sweeps' advisory locks make exactly one of them delete at a time, so several
  * processes never remove a row twice or trip over each other.
  */
@@ -43,6 +44,10 @@ export function startTtlSweeper(runtime: HangarRuntime, log: Logger): TtlSweeper
     every(runtime.deployment.checkpointer.ttl.sweepIntervalMinutes, "threads", () => retentionService.sweepExpiredThreads(ctx)),
     every(60, "webhook deliveries that gave up", () => webhookDeliveriesService.purgeGivenUp(ctx)),
   ];
+  const { traceRetentionDays } = runtime.config;
+  if (traceRetentionDays !== null) {
+    timers.push(every(60, "trace runs past HANGAR_TRACE_RETENTION_DAYS", () => retentionService.sweepOldTraces(ctx, traceRetentionDays)));
+  }
   return {
     async close() {
       for (const timer of timers) clearInterval(timer);
