@@ -1,0 +1,107 @@
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+
+// Malformed OTLP bodies: 400 with an OTLP (google.rpc.Status) body naming the problem, nothing stored.
+let server: TestServer;
+const TRACE_ID = "5b8efff798038103d269b633813fc60c";
+
+beforeAll(async () => {
+  server = await startTestServer({ apiKeys: ["k"] });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function span(overrides: Record<string, unknown> = {}) {
+  return {
+    traceId: TRACE_ID,
+    spanId: "eee19b7ec3c1b174",
+    name: "chat",
+    kind: 3,
+    startTimeUnixNano: "1735689600000000000",
+    endTimeUnixNano: "1735689601500000000",
+    attributes: [{ key: "gen_ai.operation.name", value: { stringValue: "chat" } }],
+    ...overrides,
+  };
+}
+
+function request(spans: unknown[]) {
+  return { resourceSpans: [{ resource: { attributes: [] }, scopeSpans: [{ scope: { name: "t" }, spans }] }] };
+}
+
+async function post(body: BodyInit, headers: Record<string, string> = { "content-type": "application/json" }) {
+  return server.request("/otel/v1/traces", { method: "POST", headers, body });
+}
+
+async function traceRunCount(): Promise<number> {
+  const response = await server.request("/graphql", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query: "{ traces(rootsOnly: false) { totalCount } }" }),
+  });
+  return ((await response.json()) as any).data.traces.totalCount;
+}
+
+describe("OTLP bad input", () => {
+  it.each([
+    ["not JSON", "{resourceSpans:", /body is not JSON/],
+    ["a list", "[]", /ExportTraceServiceRequest object/],
+    ["a bad trace id", JSON.stringify(request([span({ traceId: "xyz" })])), /resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId must be 32 hex digits/],
+    ["a bad time", JSON.stringify(request([span({ startTimeUnixNano: "soon" })])), /startTimeUnixNano must be an unsigned integer/],
+    ["a bad attribute", JSON.stringify(request([span({ attributes: [{ key: "n", value: { intValue: "1.5" } }] })])), /attributes\[0\] \(n\): intValue must be an integer/],
+    ["spans not a list", JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: {} }] }] }), /spans must be an array/],
+  ])("JSON body with %s: 400 naming the problem, nothing stored", async (_case, body, message) => {
+    const before = await traceRunCount();
+    const response = await post(body);
+    expect(response.status).toBe(400);
+    const status = (await response.json()) as { code: number; message: string };
+    expect(status.code).toBe(3);
+    expect(status.message).toMatch(message);
+    expect(await traceRunCount()).toBe(before);
+  });
+
+  it("a protobuf body that is not an ExportTraceServiceRequest: 400 with a protobuf Status", async () => {
+    const response = await post(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f, 0x01]), { "content-type": "application/x-protobuf" });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-type")).toBe("application/x-protobuf");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    // google.rpc.Status: field 1 (code) = 3, field 2 (message) names the problem.
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x08, 0x03]));
+    expect(bytes.toString("utf8")).toContain("not a protobuf ExportTraceServiceRequest");
+  });
+
+  it("a body that claims gzip but is not: 400", async () => {
+    const response = await post("plain", { "content-type": "application/json", "content-encoding": "gzip" });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).message).toMatch(/not valid gzip data/);
+  });
+
+  it("an unsupported content type: 415", async () => {
+    const response = await post("x", { "content-type": "text/plain" });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as any).message).toMatch(/application\/x-protobuf or application\/json/);
+  });
+
+  it("a span without ids is rejected in the partial-success answer; the others are stored", async () => {
+    const body = gzipSync(JSON.stringify(request([span(), span({ spanId: "", name: "orphan" })])));
+    const response = await post(body, { "content-type": "application/json", "content-encoding": "gzip" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: "span 'orphan': spanId is missing or all zeros" } });
+    const stored = await server.request("/tracing/runs/5b8efff7-9803-8103-eee1-9b7ec3c1b174");
+    expect(stored.status).toBe(200);
+    expect(await stored.json()).toMatchObject({
+      run_type: "llm",
+      start_time: "2025-01-01T00:00:00.000000Z",
+      end_time: "2025-01-01T00:00:01.500000Z",
+      trace_id: "5b8efff7-9803-8103-d269-b633813fc60c",
+    });
+  });
+
+  it("a full success answers an empty ExportTraceServiceResponse", async () => {
+    const response = await post(JSON.stringify(request([span({ spanId: "0000000000000abc" })])));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+  });
+});
