@@ -260,7 +260,11 @@ describe("Vercel AI SDK telemetry (experimental_telemetry) over OTLP", () => {
     expect(root.extra.metadata).toMatchObject({ user_id: "u-42", function_id: "weather-bot" });
     const calls = runs.filter((run) => run.runType === "llm");
     expect(calls).toHaveLength(2);
-    for (const call of calls) expect(call).toMatchObject({ modelName: "gpt-4o-mini", provider: "openai", parentRunId: root.traceRunId });
+    for (const call of calls) {
+      expect(call).toMatchObject({ modelName: "gpt-4o-mini", provider: "openai", parentRunId: root.traceRunId });
+      expect(call.rendered.warnings).toEqual([]);
+    }
+    for (const run of runs) expect(run.warnings).toEqual([]);
     const [first, second] = calls.sort((a, b) => a.usage.inputTokens - b.usage.inputTokens);
     expect(first.usage).toMatchObject({ inputTokens: 100, outputTokens: 20, estimated: false });
     expect(Number(first.cost.totalCost)).toBeGreaterThan(0);

@@ -28,6 +28,8 @@ interface UsageKeys {
   reasoning: string[];
   inputAudio: string[];
   outputAudio: string[];
+  /** Breakdowns the others already cover (the AI SDK's non-cached and text token counts). */
+  covered: string[];
 }
 
 const GEN_AI: UsageKeys = {
@@ -39,6 +41,7 @@ const GEN_AI: UsageKeys = {
   reasoning: ["gen_ai.usage.reasoning.output_tokens", "gen_ai.usage.reasoning_tokens"],
   inputAudio: [],
   outputAudio: [],
+  covered: [],
 };
 
 const AI_SDK: UsageKeys = {
@@ -50,6 +53,7 @@ const AI_SDK: UsageKeys = {
   reasoning: ["ai.usage.reasoningTokens", "ai.usage.outputTokenDetails.reasoningTokens"],
   inputAudio: [],
   outputAudio: [],
+  covered: ["ai.usage.inputTokenDetails.noCacheTokens", "ai.usage.outputTokenDetails.textTokens"],
 };
 
 const OPEN_INFERENCE: UsageKeys = {
@@ -61,6 +65,7 @@ const OPEN_INFERENCE: UsageKeys = {
   reasoning: ["llm.token_count.completion_details.reasoning"],
   inputAudio: ["llm.token_count.prompt_details.audio"],
   outputAudio: ["llm.token_count.completion_details.audio"],
+  covered: [],
 };
 
 /** The first convention with token counts wins; null when the span reports none. */
@@ -70,11 +75,19 @@ export function readOtelUsage(reader: AttributeReader, warnings: string[]): Otel
     if (usage !== null) {
       // The other conventions' counts on the same span (the AI SDK also writes gen_ai.usage.*)
       // describe the same call: used, not reported as unmapped.
-      for (const other of [AI_SDK, OPEN_INFERENCE, GEN_AI]) if (other !== keys) for (const list of Object.values(other)) reader.markUsed(...list);
+      markUsageKeys(reader);
       return usage;
     }
   }
   return null;
+}
+
+/**
+ * Marks every usage attribute as used without reading it: on chain spans (the AI SDK's
+ * ai.generateText) they sum the LLM calls below, which are counted there.
+ */
+export function markUsageKeys(reader: AttributeReader): void {
+  for (const keys of [AI_SDK, OPEN_INFERENCE, GEN_AI]) for (const list of Object.values(keys)) reader.markUsed(...list);
 }
 
 function readUsage(reader: AttributeReader, keys: UsageKeys, warnings: string[]): OtelUsage | null {

@@ -21,7 +21,7 @@ import {
   openAiLikeMessage,
   openInferenceMessages,
 } from "./otel-messages.js";
-import { readOtelUsage } from "./otel-usage.js";
+import { markUsageKeys, readOtelUsage } from "./otel-usage.js";
 import { type OtlpEvent, type OtlpSpan, SPAN_KIND_NAMES } from "./otlp-span.js";
 
 export interface SpanContext {
@@ -90,8 +90,9 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
   const warnings: string[] = [];
   const runType = runTypeOf(span, reader);
   const metadata = metadataOf(reader);
-  const modelName = reader.string("gen_ai.response.model", "ai.response.model", "gen_ai.request.model", "ai.model.id", "llm.model_name");
+  const modelName = firstOf(reader, ["gen_ai.response.model", "ai.response.model", "gen_ai.request.model", "ai.model.id", "llm.model_name"]);
   const provider = providerOf(reader);
+  if (runType !== "llm") markUsageKeys(reader);
   if (runType === "llm" || runType === "embedding") {
     if (modelName !== undefined) metadata.ls_model_name ??= modelName;
     if (provider !== undefined) metadata.ls_provider ??= provider;
@@ -157,8 +158,15 @@ function runTypeOf(span: OtlpSpan, reader: AttributeReader): string {
   return span.name.startsWith("ai.toolCall") ? "tool" : "chain";
 }
 
+/** The first of several attributes naming the same thing; the others present are used too (not unmapped). */
+function firstOf(reader: AttributeReader, keys: string[]): string | undefined {
+  const value = reader.string(...keys);
+  reader.markUsed(...keys);
+  return value;
+}
+
 function providerOf(reader: AttributeReader): string | undefined {
-  const raw = reader.string("gen_ai.provider.name", "llm.provider", "gen_ai.system", "llm.system", "ai.model.provider");
+  const raw = firstOf(reader, ["gen_ai.provider.name", "llm.provider", "gen_ai.system", "llm.system", "ai.model.provider"]);
   if (raw === undefined) return undefined;
   const name = raw.toLowerCase();
   if (PROVIDERS[name]) return PROVIDERS[name];
@@ -207,6 +215,9 @@ function llmIo(span: OtlpSpan, reader: AttributeReader, warnings: string[]): { i
   const langsmithInputs = reader.json("gen_ai.prompt");
   const langsmithOutputs = reader.json("gen_ai.completion");
   const usage = readOtelUsage(reader, warnings);
+  // OpenInference also records the raw provider request and response: the messages above say the
+  // same, and the raw text stays in extra.otel.attributes.
+  reader.markUsed("input.value", "input.mime_type", "output.value", "output.mime_type");
   const input = inputMessages(span, reader);
   const output = outputMessages(span, reader);
   let inputs: unknown = input.length > 0 ? { messages: input } : undefined;
@@ -292,6 +303,7 @@ function markInformational(reader: AttributeReader): void {
     "gen_ai.response.id",
     "gen_ai.response.finish_reasons",
     "llm.tools",
+    "llm.finish_reason",
     "langsmith.trace.name",
     "langsmith.span.id",
     "langsmith.trace.id",
@@ -299,6 +311,7 @@ function markInformational(reader: AttributeReader): void {
     "langsmith.span.parent_id",
   );
   reader.withPrefix("ai.request.headers.");
+  reader.withPrefix("llm.tools.");
   reader.withPrefix("ai.response.providerMetadata.");
 }
 
