@@ -85,7 +85,7 @@ describe("OTLP bad input", () => {
   });
 
   it("a span without ids is rejected in the partial-success answer; the others are stored", async () => {
-    const body = gzipSync(JSON.stringify(request([span(), span({ spanId: "", name: "orphan" })])));
+    const body = new Uint8Array(gzipSync(JSON.stringify(request([span(), span({ spanId: "", name: "orphan" })]))));
     const response = await post(body, { "content-type": "application/json", "content-encoding": "gzip" });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: "span 'orphan': spanId is missing or all zeros" } });

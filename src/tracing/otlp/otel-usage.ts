@@ -30,6 +30,9 @@ interface UsageKeys {
   outputAudio: string[];
   /** Breakdowns the others already cover (the AI SDK's non-cached and text token counts). */
   covered: string[];
+  /** Detail objects as JSON text (LangSmith's exporter: gen_ai.usage.input_token_details). */
+  inputDetailsJson: string[];
+  outputDetailsJson: string[];
 }
 
 const GEN_AI: UsageKeys = {
@@ -42,6 +45,8 @@ const GEN_AI: UsageKeys = {
   inputAudio: [],
   outputAudio: [],
   covered: [],
+  inputDetailsJson: ["gen_ai.usage.input_token_details"],
+  outputDetailsJson: ["gen_ai.usage.output_token_details"],
 };
 
 const AI_SDK: UsageKeys = {
@@ -54,6 +59,8 @@ const AI_SDK: UsageKeys = {
   inputAudio: [],
   outputAudio: [],
   covered: ["ai.usage.inputTokenDetails.noCacheTokens", "ai.usage.outputTokenDetails.textTokens"],
+  inputDetailsJson: [],
+  outputDetailsJson: [],
 };
 
 const OPEN_INFERENCE: UsageKeys = {
@@ -66,10 +73,20 @@ const OPEN_INFERENCE: UsageKeys = {
   inputAudio: ["llm.token_count.prompt_details.audio"],
   outputAudio: ["llm.token_count.completion_details.audio"],
   covered: [],
+  inputDetailsJson: [],
+  outputDetailsJson: [],
 };
 
-/** The first convention with token counts wins; null when the span reports none. */
-export function readOtelUsage(reader: AttributeReader, warnings: string[]): OtelUsage | null {
+/**
+ * The first convention with token counts wins; null when the span reports none. LangSmith's own
+ * exporter sends a whole usage_metadata (langsmith.usage_metadata), taken as it is.
+ */
+export function readOtelUsage(reader: AttributeReader, warnings: string[]): OtelUsage | Record<string, unknown> | null {
+  const langsmith = reader.json("langsmith.usage_metadata");
+  if (typeof langsmith === "object" && langsmith !== null && !Array.isArray(langsmith)) {
+    markUsageKeys(reader);
+    return langsmith as Record<string, unknown>;
+  }
   for (const keys of [AI_SDK, OPEN_INFERENCE, GEN_AI]) {
     const usage = readUsage(reader, keys, warnings);
     if (usage !== null) {
@@ -87,6 +104,7 @@ export function readOtelUsage(reader: AttributeReader, warnings: string[]): Otel
  * ai.generateText) they sum the LLM calls below, which are counted there.
  */
 export function markUsageKeys(reader: AttributeReader): void {
+  reader.markUsed("langsmith.usage_metadata");
   for (const keys of [AI_SDK, OPEN_INFERENCE, GEN_AI]) for (const list of Object.values(keys)) reader.markUsed(...list);
 }
 
@@ -108,11 +126,26 @@ function readUsage(reader: AttributeReader, keys: UsageKeys, warnings: string[])
   if (input !== undefined) usage.input_tokens = input;
   if (output !== undefined) usage.output_tokens = output;
   if (total !== undefined) usage.total_tokens = total;
-  const inputDetails = details({ cache_read: cacheRead, cache_creation: cacheCreation, audio: reader.number(...keys.inputAudio) });
-  const outputDetails = details({ reasoning: reader.number(...keys.reasoning), audio: reader.number(...keys.outputAudio) });
+  const inputDetails = details({
+    cache_read: cacheRead,
+    cache_creation: cacheCreation,
+    audio: reader.number(...keys.inputAudio),
+    ...numbersOf(reader.json(...keys.inputDetailsJson)),
+  });
+  const outputDetails = details({
+    reasoning: reader.number(...keys.reasoning),
+    audio: reader.number(...keys.outputAudio),
+    ...numbersOf(reader.json(...keys.outputDetailsJson)),
+  });
+  reader.markUsed(...keys.covered);
   if (inputDetails) usage.input_token_details = inputDetails;
   if (outputDetails) usage.output_token_details = outputDetails;
   return usage;
+}
+
+function numbersOf(value: unknown): Record<string, number> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === "number"));
 }
 
 function details(counts: Record<string, number | undefined>): Record<string, number> | null {

@@ -100,6 +100,9 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
   const { inputs, outputs } = runType === "llm" ? llmIo(span, reader, warnings) : otherIo(reader);
   const invocationParams = { ...reader.withPrefix("gen_ai.request."), ...reader.withPrefix("ai.settings."), ...objectOf(reader.json("llm.invocation_parameters")) };
   const error = errorOf(span);
+  const name = reader.string("langsmith.trace.name") ?? (span.name || "span");
+  const tags = tagsOf(reader);
+  const sessionName = reader.string("langsmith.trace.session_name") ?? context.projectName ?? serviceName(span);
   markInformational(reader);
   const unmapped = reader.unused();
   if (unmapped.length > 0) {
@@ -124,7 +127,7 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
     id: runIdOfSpan(span.traceId, span.spanId),
     traceId: uuidOfHex(span.traceId),
     parentRunId: span.parentSpanId ? runIdOfSpan(span.traceId, span.parentSpanId) : null,
-    name: reader.string("langsmith.trace.name") ?? (span.name || "span"),
+    name,
     runType,
     status: error !== null ? "error" : nanosToRunTime(span.endTimeUnixNano) === null ? "pending" : "success",
     startTime: nanosToRunTime(span.startTimeUnixNano),
@@ -134,12 +137,14 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
     extra,
     events: span.events.flatMap(eventOf),
     error,
-    tags: tagsOf(reader),
-    sessionName: reader.string("langsmith.trace.session_name") ?? context.projectName ?? serviceName(span),
+    tags,
+    sessionName,
   };
 }
 
 function runTypeOf(span: OtlpSpan, reader: AttributeReader): string {
+  // Whichever decides, the other conventions' kinds on the span say the same thing.
+  reader.markUsed("langsmith.span.kind", "openinference.span.kind", "ai.operationId", "gen_ai.operation.name");
   const langsmith = reader.string("langsmith.span.kind");
   if (langsmith) return langsmith.toLowerCase();
   const openInference = reader.string("openinference.span.kind");
