@@ -1,4 +1,6 @@
 import { gzipSync } from "node:zlib";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -103,5 +105,24 @@ describe("OTLP bad input", () => {
     const response = await post(JSON.stringify(request([span({ spanId: "0000000000000abc" })])));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({});
+  });
+
+  it("protobuf: a span with an all-zero span id comes back in a protobuf partial success the OTel serializer reads", async () => {
+    const recorded = new InMemorySpanExporter();
+    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: recorded })] });
+    provider.getTracer("t").startSpan("kept").end();
+    provider.getTracer("t").startSpan("zeroed").end();
+    const [kept, zeroed] = recorded.getFinishedSpans();
+    const context = zeroed.spanContext();
+    const broken: ReadableSpan = Object.assign(Object.create(Object.getPrototypeOf(zeroed)), zeroed, {
+      spanContext: () => ({ ...context, spanId: "0000000000000000" }),
+    });
+    const body = ProtobufTraceSerializer.serializeRequest([kept, broken])!;
+    const response = await post(new Uint8Array(body), { "content-type": "application/x-protobuf" });
+    expect(response.status).toBe(200);
+    const answer = ProtobufTraceSerializer.deserializeResponse(new Uint8Array(await response.arrayBuffer()));
+    expect(Number(answer.partialSuccess?.rejectedSpans)).toBe(1);
+    expect(answer.partialSuccess?.errorMessage).toBe("span 'zeroed': spanId is missing or all zeros");
+    await provider.shutdown();
   });
 });

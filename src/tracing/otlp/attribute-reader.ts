@@ -4,8 +4,11 @@
  */
 export class AttributeReader {
   private readonly used = new Set<string>();
+  private readonly keys: string[];
 
-  constructor(readonly attributes: Readonly<Record<string, unknown>>) {}
+  constructor(readonly attributes: Readonly<Record<string, unknown>>) {
+    this.keys = Object.keys(attributes);
+  }
 
   /** The value of the first key present (marking every key tried as used when present). */
   get(...keys: string[]): unknown {
@@ -39,10 +42,10 @@ export class AttributeReader {
   /** Every attribute under `prefix`, keyed by the rest of its name (all marked as used). */
   withPrefix(prefix: string): Record<string, unknown> {
     const found: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(this.attributes)) {
-      if (!key.startsWith(prefix) || key.length === prefix.length) continue;
+    for (const key of this.keys) {
+      if (key.length === prefix.length || !key.startsWith(prefix)) continue;
       this.used.add(key);
-      found[key.slice(prefix.length)] = value;
+      found[key.slice(prefix.length)] = this.attributes[key];
     }
     return found;
   }
@@ -64,7 +67,7 @@ export class AttributeReader {
   }
 
   unused(): string[] {
-    return Object.keys(this.attributes).filter((key) => !this.used.has(key));
+    return this.keys.filter((key) => !this.used.has(key));
   }
 }
 

@@ -2,15 +2,15 @@ import path from "node:path";
 import protobuf from "protobufjs";
 import { HANGAR_PACKAGE_DIR } from "../../version.js";
 import { OtlpDecodeError, type OtlpEvent, type OtlpSpan } from "./otlp-span.js";
+import { type ProtoRequest, readProtoRequest } from "./protobuf-message.js";
 
 /**
  * OTLP/HTTP trace request bodies (ExportTraceServiceRequest), protobuf or JSON, into OtlpSpans.
  *
  * Protobuf is decoded by protobufjs from the official opentelemetry-proto definitions (protos/,
- * v1.11.0, unmodified). Both encodings then go through one reader: protobufjs's toObject gives the
- * protobuf message the JSON encoding's shape (lowerCamelCase names, 64-bit integers as decimal
- * strings), so the only difference left is how ids and bytes are spelled (raw bytes there, hex
- * ids and base64 bytes in JSON, as the OTLP spec has it).
+ * v1.11.0, unmodified) and its messages read directly (protobuf-message.ts: decoding already
+ * checked every type, and going through toObject first cost a second copy of every span). JSON is
+ * read here, checking each field's type and naming the path of the first that is wrong.
  */
 
 let requestType: protobuf.Type | undefined;
@@ -41,7 +41,7 @@ export function decodeOtlpProtobuf(body: Uint8Array): OtlpSpan[] {
   } catch (error) {
     throw new OtlpDecodeError(`body is not a protobuf ExportTraceServiceRequest: ${(error as Error).message}`);
   }
-  return readRequest(request.toObject(message, { longs: String, arrays: true, objects: true }), "protobuf");
+  return readProtoRequest(message as unknown as ProtoRequest);
 }
 
 export function decodeOtlpJson(text: string): OtlpSpan[] {
@@ -51,7 +51,7 @@ export function decodeOtlpJson(text: string): OtlpSpan[] {
   } catch (error) {
     throw new OtlpDecodeError(`body is not JSON: ${(error as Error).message}`);
   }
-  return readRequest(parsed, "json");
+  return readRequest(parsed);
 }
 
 /** ExportTraceServiceResponse, with partial_success only when spans were rejected. */
@@ -69,11 +69,10 @@ export function encodeOtlpStatus(code: number, message: string, as: "protobuf" |
   return status.encode(status.fromObject({ code, message })).finish();
 }
 
-type Encoding = "protobuf" | "json";
 type Obj = Record<string, unknown>;
 
 function isObject(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function list(value: unknown, where: string): unknown[] {
@@ -100,7 +99,7 @@ function enumValue(value: unknown, where: string): number {
   return value;
 }
 
-/** fixed64 nanoseconds: a decimal string (protobufjs, most JSON exporters) or a safe integer. */
+/** fixed64 nanoseconds: a decimal string (what JSON exporters send) or a safe integer. */
 function nanos(value: unknown, where: string): string {
   if (value === undefined || value === null) return "0";
   if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value.replace(/^0+(?=\d)/, "");
@@ -108,63 +107,61 @@ function nanos(value: unknown, where: string): string {
   throw new OtlpDecodeError(`${where} must be an unsigned integer of nanoseconds, got ${JSON.stringify(value)}`);
 }
 
-/** An id: raw bytes (protobuf) or hex (JSON); empty means absent. */
-function id(value: unknown, bytes: number, where: string, encoding: Encoding): string {
+const HEX_ID: Record<number, RegExp> = { 8: /^[0-9a-fA-F]{16}$/, 16: /^[0-9a-fA-F]{32}$/ };
+
+/** An id in hex, as OTLP/JSON spells it (not base64, unlike other bytes); empty means absent. */
+function id(value: unknown, bytes: 8 | 16, where: string): string {
   if (value === undefined || value === null) return "";
-  if (encoding === "protobuf" && value instanceof Uint8Array) {
-    if (value.length !== 0 && value.length !== bytes) throw new OtlpDecodeError(`${where} must be ${bytes} bytes, got ${value.length}`);
-    return Buffer.from(value).toString("hex");
-  }
-  if (typeof value === "string" && (value === "" || new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(value))) return value.toLowerCase();
+  if (typeof value === "string" && (value === "" || HEX_ID[bytes].test(value))) return value.toLowerCase();
   throw new OtlpDecodeError(`${where} must be ${bytes * 2} hex digits, got ${JSON.stringify(value)}`);
 }
 
-function readRequest(request: unknown, encoding: Encoding): OtlpSpan[] {
+function readRequest(request: unknown): OtlpSpan[] {
   if (!isObject(request)) throw new OtlpDecodeError("body must be an ExportTraceServiceRequest object");
   const spans: OtlpSpan[] = [];
   list(request.resourceSpans, "resourceSpans").forEach((rawResourceSpans, r) => {
     const at = `resourceSpans[${r}]`;
     const resourceSpans = object(rawResourceSpans, at);
-    const resource = attributes(object(resourceSpans.resource, `${at}.resource`).attributes, `${at}.resource.attributes`, encoding);
+    const resource = attributes(object(resourceSpans.resource, `${at}.resource`).attributes, `${at}.resource.attributes`);
     list(resourceSpans.scopeSpans, `${at}.scopeSpans`).forEach((rawScopeSpans, s) => {
       const scopeAt = `${at}.scopeSpans[${s}]`;
       const scopeSpans = object(rawScopeSpans, scopeAt);
       const rawScope = object(scopeSpans.scope, `${scopeAt}.scope`);
       const scope = { name: text(rawScope.name, `${scopeAt}.scope.name`), version: text(rawScope.version, `${scopeAt}.scope.version`) };
       list(scopeSpans.spans, `${scopeAt}.spans`).forEach((rawSpan, i) => {
-        spans.push(readSpan(object(rawSpan, `${scopeAt}.spans[${i}]`), `${scopeAt}.spans[${i}]`, encoding, resource, scope));
+        spans.push(readSpan(object(rawSpan, `${scopeAt}.spans[${i}]`), `${scopeAt}.spans[${i}]`, resource, scope));
       });
     });
   });
   return spans;
 }
 
-function readSpan(span: Obj, at: string, encoding: Encoding, resource: Obj, scope: OtlpSpan["scope"]): OtlpSpan {
+function readSpan(span: Obj, at: string, resource: Obj, scope: OtlpSpan["scope"]): OtlpSpan {
   const status = object(span.status, `${at}.status`);
-  const parentSpanId = id(span.parentSpanId, 8, `${at}.parentSpanId`, encoding);
+  const parentSpanId = id(span.parentSpanId, 8, `${at}.parentSpanId`);
   return {
-    traceId: id(span.traceId, 16, `${at}.traceId`, encoding),
-    spanId: id(span.spanId, 8, `${at}.spanId`, encoding),
+    traceId: id(span.traceId, 16, `${at}.traceId`),
+    spanId: id(span.spanId, 8, `${at}.spanId`),
     parentSpanId: parentSpanId === "" ? null : parentSpanId,
     name: text(span.name, `${at}.name`),
     kind: enumValue(span.kind, `${at}.kind`),
     startTimeUnixNano: nanos(span.startTimeUnixNano, `${at}.startTimeUnixNano`),
     endTimeUnixNano: nanos(span.endTimeUnixNano, `${at}.endTimeUnixNano`),
-    attributes: attributes(span.attributes, `${at}.attributes`, encoding),
+    attributes: attributes(span.attributes, `${at}.attributes`),
     events: list(span.events, `${at}.events`).map((rawEvent, e): OtlpEvent => {
       const event = object(rawEvent, `${at}.events[${e}]`);
       return {
         name: text(event.name, `${at}.events[${e}].name`),
         timeUnixNano: nanos(event.timeUnixNano, `${at}.events[${e}].timeUnixNano`),
-        attributes: attributes(event.attributes, `${at}.events[${e}].attributes`, encoding),
+        attributes: attributes(event.attributes, `${at}.events[${e}].attributes`),
       };
     }),
     links: list(span.links, `${at}.links`).map((rawLink, l) => {
       const link = object(rawLink, `${at}.links[${l}]`);
       return {
-        traceId: id(link.traceId, 16, `${at}.links[${l}].traceId`, encoding),
-        spanId: id(link.spanId, 8, `${at}.links[${l}].spanId`, encoding),
-        attributes: attributes(link.attributes, `${at}.links[${l}].attributes`, encoding),
+        traceId: id(link.traceId, 16, `${at}.links[${l}].traceId`),
+        spanId: id(link.spanId, 8, `${at}.links[${l}].spanId`),
+        attributes: attributes(link.attributes, `${at}.links[${l}].attributes`),
       };
     }),
     status: { code: enumValue(status.code, `${at}.status.code`), message: text(status.message, `${at}.status.message`) },
@@ -173,18 +170,18 @@ function readSpan(span: Obj, at: string, encoding: Encoding, resource: Obj, scop
   };
 }
 
-function attributes(raw: unknown, at: string, encoding: Encoding): Obj {
+function attributes(raw: unknown, at: string): Obj {
   const result: Obj = {};
   list(raw, at).forEach((rawPair, i) => {
     const pair = object(rawPair, `${at}[${i}]`);
     const key = text(pair.key, `${at}[${i}].key`);
-    result[key] = anyValue(pair.value, `${at}[${i}] (${key})`, encoding);
+    result[key] = anyValue(pair.value, `${at}[${i}] (${key})`);
   });
   return result;
 }
 
 /** AnyValue as plain JSON: int64 as a number when it is safe, else its decimal string. */
-function anyValue(raw: unknown, at: string, encoding: Encoding): unknown {
+function anyValue(raw: unknown, at: string): unknown {
   if (raw === undefined || raw === null) return null;
   const value = object(raw, at);
   if ("stringValue" in value) return text(value.stringValue, at);
@@ -204,13 +201,10 @@ function anyValue(raw: unknown, at: string, encoding: Encoding): unknown {
     return Number.isFinite(double) ? double : String(double);
   }
   if ("arrayValue" in value) {
-    return list(object(value.arrayValue, at).values, `${at}.arrayValue.values`).map((item, i) => anyValue(item, `${at}[${i}]`, encoding));
+    return list(object(value.arrayValue, at).values, `${at}.arrayValue.values`).map((item, i) => anyValue(item, `${at}[${i}]`));
   }
-  if ("kvlistValue" in value) return attributes(object(value.kvlistValue, at).values, `${at}.kvlistValue.values`, encoding);
-  if ("bytesValue" in value) {
-    if (value.bytesValue instanceof Uint8Array) return Buffer.from(value.bytesValue).toString("base64");
-    return text(value.bytesValue, at);
-  }
+  if ("kvlistValue" in value) return attributes(object(value.kvlistValue, at).values, `${at}.kvlistValue.values`);
+  if ("bytesValue" in value) return text(value.bytesValue, at);
   // An empty AnyValue is allowed by the spec: it means no value.
   return null;
 }

@@ -8,7 +8,7 @@
  * run_type, model, provider, messages and usage come from whichever convention the span speaks,
  * checked in this order: LangSmith's `langsmith.*`, OpenInference's `openinference.span.kind` /
  * `llm.*`, the Vercel AI SDK's `ai.*`, and the GenAI semantic conventions' `gen_ai.*`. Every
- * attribute is kept raw in extra.otel.attributes; those no mapping used are named in a warning.
+ * attribute no mapping used is kept raw in extra.otel.attributes and named in a warning.
  */
 import type { JsonObject } from "../../domain/json.js";
 import type { TraceRunOperation } from "../../domain/trace-run.js";
@@ -66,15 +66,18 @@ export function runIdOfSpan(traceId: string, spanId: string): string {
   return uuidOfHex(traceId.slice(0, 16) + spanId);
 }
 
-/** Nanoseconds since the epoch → the canonical run time (microseconds); null for 0 (not set). */
+/**
+ * Nanoseconds since the epoch (a decimal string, as the decoders give it) → the canonical run
+ * time (microseconds); null for 0 (not set) or a time past year 9999. Split as text: the
+ * milliseconds fit a double exactly, the nanoseconds do not.
+ */
 export function nanosToRunTime(nanos: string): string | null {
-  const value = BigInt(nanos);
-  if (value === 0n) return null;
-  const ms = Number(value / 1_000_000n);
-  const micros = Number((value % 1_000_000n) / 1_000n);
+  if (nanos === "0") return null;
+  const padded = nanos.padStart(7, "0");
+  const ms = Number(padded.slice(0, -6));
   const date = new Date(ms);
   if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) return null;
-  return `${date.toISOString().slice(0, 23)}${String(micros).padStart(3, "0")}Z`;
+  return `${date.toISOString().slice(0, 23)}${padded.slice(-6, -3)}Z`;
 }
 
 /** Why a span cannot be stored at all (the export then reports it as rejected), or null. */
@@ -106,7 +109,7 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
   markInformational(reader);
   const unmapped = reader.unused();
   if (unmapped.length > 0) {
-    warnings.push(`OpenTelemetry attributes with no mapping, kept in extra.otel.attributes: ${unmapped.join(", ")}`);
+    warnings.push(`OpenTelemetry attributes with no mapping, kept as sent in extra.otel.attributes: ${unmapped.join(", ")}`);
   }
   const extra: JsonObject = {
     metadata: metadata as JsonObject,
@@ -117,7 +120,8 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
       span_kind: SPAN_KIND_NAMES[span.kind] ?? String(span.kind),
       scope: span.scope,
       resource: span.resource as JsonObject,
-      attributes: span.attributes as JsonObject,
+      // Only what no mapping used: the rest is in the run's own fields (inputs, outputs, metadata …).
+      attributes: Object.fromEntries(unmapped.map((key) => [key, span.attributes[key]])) as JsonObject,
       links: span.links as unknown as JsonObject[],
       warnings,
     },
