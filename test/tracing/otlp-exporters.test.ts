@@ -3,8 +3,8 @@ import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-ho
 import { OTLPTraceExporter as OTLPHttpJsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as OTLPProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { InMemorySpanExporter, SimpleSpanProcessor, type SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace";
-import { generateText, stepCountIs, tool } from "ai";
-import { MockLanguageModelV3 } from "ai/test";
+import { generateText, stepCountIs, streamText, tool } from "ai";
+import { MockLanguageModelV3, simulateReadableStream } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
@@ -279,6 +279,45 @@ describe("Vercel AI SDK telemetry (experimental_telemetry) over OTLP", () => {
     const toolRun = runs.find((run) => run.runType === "tool");
     expect(toolRun).toMatchObject({ inputs: { name: "weather", tool_call_id: "call_w", args: { city: "Oslo" } }, outputs: { output: { city: "Oslo", celsius: 4 } } });
     expect(totals.usage).toEqual({ inputTokens: 240, outputTokens: 30 });
+  });
+});
+
+describe("Vercel AI SDK streamText over OTLP", () => {
+  it("the doStream span's first chunk is the run's first token", async () => {
+    const provider = providerWith(jsonExporter());
+    const model = new MockLanguageModelV3({
+      provider: "openai.chat",
+      modelId: "gpt-4o-mini",
+      doStream: async () => ({
+        stream: simulateReadableStream({
+          chunkDelayInMs: 5,
+          chunks: [
+            { type: "text-start", id: "t" },
+            { type: "text-delta", id: "t", delta: "Hel" },
+            { type: "text-delta", id: "t", delta: "lo" },
+            { type: "text-end", id: "t" },
+            {
+              type: "finish",
+              finishReason: { unified: "stop", raw: "stop" },
+              usage: { inputTokens: { total: 7, noCache: 7, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 2, text: 2, reasoning: undefined } },
+            },
+          ],
+        }),
+      }),
+    });
+    const result = streamText({ model, prompt: "Greet", experimental_telemetry: { isEnabled: true, tracer: provider.getTracer("ai"), functionId: "streamer" } });
+    expect(await result.text).toBe("Hello");
+    await provider.forceFlush();
+    await provider.shutdown();
+    const data = await graphql(
+      `{ traces(first: 1, rootsOnly: false, nameContains: "ai.streamText.doStream") { edges { node { runType startTime firstTokenTime timeToFirstTokenMs usage { inputTokens outputTokens } rendered { outputMessages { content { ... on TextBlock { text } } } } } } } }`,
+      {},
+    );
+    const run = data.traces.edges[0].node;
+    expect(run).toMatchObject({ runType: "llm", usage: { inputTokens: 7, outputTokens: 2 } });
+    expect(run.rendered.outputMessages[0].content[0].text).toBe("Hello");
+    expect(run.firstTokenTime).not.toBeNull();
+    expect(run.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
   });
 });
 
