@@ -1,4 +1,6 @@
+import path from "node:path";
 import { gzipSync } from "node:zlib";
+import protobuf from "protobufjs";
 import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +126,46 @@ describe("OTLP bad input", () => {
     expect(Number(answer.partialSuccess?.rejectedSpans)).toBe(1);
     expect(answer.partialSuccess?.errorMessage).toBe("span 'zeroed': spanId is missing or all zeros");
     await provider.shutdown();
+  });
+
+  it("attribute values nested deeper than 100 levels: 400 in JSON and in protobuf, nothing stored", async () => {
+    let json: unknown = { stringValue: "leaf" };
+    for (let level = 0; level < 120; level++) json = { arrayValue: { values: [json] } };
+    const before = await traceRunCount();
+    const jsonResponse = await post(JSON.stringify(request([span({ attributes: [{ key: "deep", value: json }] })])));
+    expect(jsonResponse.status).toBe(400);
+    expect(((await jsonResponse.json()) as any).message).toMatch(/deeper than 100 levels/);
+
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => path.resolve("protos", target);
+    root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");
+    const Request = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest");
+    const bytes = (hex: string) => Buffer.from(hex, "hex");
+    // protobufjs refuses to build so deep a message by default; this test's encoder is allowed to
+    // (the server's decoder keeps its own limit, Reader.recursionLimit).
+    const encoderLimit = protobuf.util.recursionLimit;
+    protobuf.util.recursionLimit = 10_000;
+    let body: Uint8Array;
+    try {
+      const message = Request.fromObject({
+        resourceSpans: [{ scopeSpans: [{ spans: [{ ...span(), traceId: bytes(TRACE_ID), spanId: bytes("00000000000000fe"), attributes: [{ key: "deep", value: json }] }] }] }],
+      });
+      body = Request.encode(message).finish();
+    } finally {
+      protobuf.util.recursionLimit = encoderLimit;
+    }
+    const protobufResponse = await post(new Uint8Array(body), { "content-type": "application/x-protobuf" });
+    expect(protobufResponse.status).toBe(400);
+    expect(Buffer.from(await protobufResponse.arrayBuffer()).toString("utf8")).toMatch(/max depth exceeded|deeper than 100 levels/);
+    expect(await traceRunCount()).toBe(before);
+  });
+
+  it("text PostgreSQL cannot store (NUL) is stored as U+FFFD with a warning", async () => {
+    const attributes = [{ key: "gen_ai.input.messages", value: { stringValue: JSON.stringify([{ role: "user", parts: [{ type: "text", content: "a\u0000b" }] }]) } }];
+    const response = await post(JSON.stringify(request([span({ spanId: "00000000000000ab", attributes: [...span().attributes, ...attributes] })])));
+    expect(response.status).toBe(200);
+    const stored = (await (await server.request("/tracing/runs/5b8efff7-9803-8103-0000-0000000000ab")).json()) as any;
+    expect(stored.rendered.input_messages[0].content[0].text).toBe("a\ufffdb");
+    expect(stored.warnings.join("\n")).toMatch(/U\+FFFD|replaced/);
   });
 });

@@ -1,3 +1,5 @@
+import { parseJsonText as parseBoundedJson } from "../../domain/json-depth.js";
+
 /**
  * A span's attributes, read through one object that remembers which keys a mapping used: what is
  * left at the end had no mapping, and the run says so (the raw attributes are kept regardless).
@@ -98,14 +100,14 @@ function toLists(value: unknown): unknown {
   return Object.fromEntries(entries);
 }
 
-/** JSON text parsed when it is an object or array; anything else as given. */
+/**
+ * JSON text parsed when it is an object or array (within the depth limit of all JSON Hangar
+ * reads); anything else, or text that does not parse, as given.
+ */
 export function parseJsonText(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const trimmed = value.trim();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return value;
-  try {
-    return JSON.parse(trimmed) as unknown;
-  } catch {
-    return value;
-  }
+  const parsed = parseBoundedJson(trimmed, "attribute");
+  return parsed.ok ? parsed.value : value;
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import protobuf from "protobufjs";
+import { parseJsonText } from "../../domain/json-depth.js";
 import { HANGAR_PACKAGE_DIR } from "../../version.js";
 import { OtlpDecodeError, type OtlpEvent, type OtlpSpan } from "./otlp-span.js";
 import { type ProtoRequest, readProtoRequest } from "./protobuf-message.js";
@@ -45,13 +46,10 @@ export function decodeOtlpProtobuf(body: Uint8Array): OtlpSpan[] {
 }
 
 export function decodeOtlpJson(text: string): OtlpSpan[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new OtlpDecodeError(`body is not JSON: ${(error as Error).message}`);
-  }
-  return readRequest(parsed);
+  // Within the depth limit of every JSON body Hangar reads (domain/json-depth.ts).
+  const parsed = parseJsonText(text, "body");
+  if (!parsed.ok) throw new OtlpDecodeError(parsed.problem === "syntax" ? `body is not JSON: ${parsed.message}` : parsed.message);
+  return readRequest(parsed.value);
 }
 
 /** ExportTraceServiceResponse, with partial_success only when spans were rejected. */

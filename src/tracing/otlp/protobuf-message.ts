@@ -4,7 +4,8 @@
  * those on the prototype), 64-bit integers arrive as Long objects and bytes as Uint8Arrays; a
  * oneof's virtual property names the field that is set.
  */
-import type { OtlpSpan } from "./otlp-span.js";
+import { MAX_JSON_DEPTH } from "../../domain/input-bounds.js";
+import { OtlpDecodeError, type OtlpSpan } from "./otlp-span.js";
 
 interface Long {
   toString(): string;
@@ -81,13 +82,15 @@ function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
 }
 
-function attributes(pairs: readonly ProtoKeyValue[]): Record<string, unknown> {
+function attributes(pairs: readonly ProtoKeyValue[], depth = 0): Record<string, unknown> {
   const result: Record<string, unknown> = {};
-  for (const pair of pairs) result[pair.key] = pair.value ? anyValue(pair.value) : null;
+  for (const pair of pairs) result[pair.key] = pair.value ? anyValue(pair.value, depth) : null;
   return result;
 }
 
-function anyValue(value: ProtoAnyValue): unknown {
+/** Values nest no deeper than any JSON Hangar accepts (MAX_JSON_DEPTH), so storing them cannot overflow a stack. */
+function anyValue(value: ProtoAnyValue, depth: number): unknown {
+  if (depth >= MAX_JSON_DEPTH) throw new OtlpDecodeError(`an attribute value is nested deeper than ${MAX_JSON_DEPTH} levels`);
   switch (value.value) {
     case "stringValue":
       return value.stringValue;
@@ -102,9 +105,9 @@ function anyValue(value: ProtoAnyValue): unknown {
     case "doubleValue":
       return Number.isFinite(value.doubleValue) ? value.doubleValue : String(value.doubleValue);
     case "arrayValue":
-      return (value.arrayValue?.values ?? []).map(anyValue);
+      return (value.arrayValue?.values ?? []).map((item) => anyValue(item, depth + 1));
     case "kvlistValue":
-      return attributes(value.kvlistValue?.values ?? []);
+      return attributes(value.kvlistValue?.values ?? [], depth + 1);
     case "bytesValue":
       return Buffer.from(value.bytesValue).toString("base64");
     default:
