@@ -68,6 +68,11 @@ export class AttributeReader {
     for (const key of keys) if (this.has(key)) this.used.add(key);
   }
 
+  /** markUsed for a fixed set of names: one pass over the span's own keys, however long the set. */
+  markUsedIn(names: ReadonlySet<string>): void {
+    for (const key of this.keys) if (names.has(key)) this.used.add(key);
+  }
+
   unused(): string[] {
     return this.keys.filter((key) => !this.used.has(key));
   }

@@ -104,9 +104,13 @@ export function readOtelUsage(reader: AttributeReader, warnings: string[]): Otel
  * ai.generateText) they sum the LLM calls below, which are counted there.
  */
 export function markUsageKeys(reader: AttributeReader): void {
-  reader.markUsed("langsmith.usage_metadata");
-  for (const keys of [AI_SDK, OPEN_INFERENCE, GEN_AI]) for (const list of Object.values(keys)) reader.markUsed(...list);
+  reader.markUsedIn(USAGE_KEYS);
 }
+
+const USAGE_KEYS: ReadonlySet<string> = new Set([
+  "langsmith.usage_metadata",
+  ...[AI_SDK, OPEN_INFERENCE, GEN_AI].flatMap((keys) => Object.values(keys).flat()),
+]);
 
 function readUsage(reader: AttributeReader, keys: UsageKeys, warnings: string[]): OtelUsage | null {
   let input = reader.number(...keys.input);

@@ -73,12 +73,20 @@ export function runIdOfSpan(traceId: string, spanId: string): string {
  */
 export function nanosToRunTime(nanos: string): string | null {
   if (nanos === "0") return null;
-  const padded = nanos.padStart(7, "0");
-  const ms = Number(padded.slice(0, -6));
-  const date = new Date(ms);
-  if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) return null;
-  return `${date.toISOString().slice(0, 23)}${padded.slice(-6, -3)}Z`;
+  const padded = nanos.padStart(10, "0");
+  const seconds = padded.slice(0, -9);
+  // Spans of one export mostly share their second: its date and time are formatted once.
+  if (seconds !== lastSeconds) {
+    const date = new Date(Number(seconds) * 1000);
+    if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999) return null;
+    lastSeconds = seconds;
+    lastSecondText = date.toISOString().slice(0, 19);
+  }
+  return `${lastSecondText}.${padded.slice(-9, -3)}Z`;
 }
+
+let lastSeconds = "";
+let lastSecondText = "";
 
 /** Why a span cannot be stored at all (the export then reports it as rejected), or null. */
 export function spanRejection(span: OtlpSpan): string | null {
@@ -294,35 +302,37 @@ function objectOrWrapped(value: unknown, key: string): Record<string, unknown> {
 
 /** Attributes that describe the span without needing a field of their own (so no warning). */
 function markInformational(reader: AttributeReader): void {
-  reader.markUsed(
-    "operation.name",
-    "resource.name",
-    "ai.response.id",
-    "ai.response.timestamp",
-    "ai.response.finishReason",
-    "ai.response.providerMetadata",
-    "ai.response.msToFirstChunk",
-    "ai.response.msToFinish",
-    "ai.response.avgOutputTokensPerSecond",
-    "ai.response.avgCompletionTokensPerSecond",
-    "ai.prompt.format",
-    "ai.prompt.tools",
-    "ai.prompt.toolChoice",
-    "ai.request.headers.user-agent",
-    "gen_ai.response.id",
-    "gen_ai.response.finish_reasons",
-    "llm.tools",
-    "llm.finish_reason",
-    "langsmith.trace.name",
-    "langsmith.span.id",
-    "langsmith.trace.id",
-    "langsmith.span.dotted_order",
-    "langsmith.span.parent_id",
-  );
+  reader.markUsedIn(INFORMATIONAL);
   reader.withPrefix("ai.request.headers.");
   reader.withPrefix("llm.tools.");
   reader.withPrefix("ai.response.providerMetadata.");
 }
+
+const INFORMATIONAL: ReadonlySet<string> = new Set([
+  "operation.name",
+  "resource.name",
+  "ai.response.id",
+  "ai.response.timestamp",
+  "ai.response.finishReason",
+  "ai.response.providerMetadata",
+  "ai.response.msToFirstChunk",
+  "ai.response.msToFinish",
+  "ai.response.avgOutputTokensPerSecond",
+  "ai.response.avgCompletionTokensPerSecond",
+  "ai.prompt.format",
+  "ai.prompt.tools",
+  "ai.prompt.toolChoice",
+  "ai.request.headers.user-agent",
+  "gen_ai.response.id",
+  "gen_ai.response.finish_reasons",
+  "llm.tools",
+  "llm.finish_reason",
+  "langsmith.trace.name",
+  "langsmith.span.id",
+  "langsmith.trace.id",
+  "langsmith.span.dotted_order",
+  "langsmith.span.parent_id",
+]);
 
 /** Status ERROR, or an `exception` event, is the run's error. */
 function errorOf(span: OtlpSpan): string | null {
