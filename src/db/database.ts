@@ -1,3 +1,4 @@
+import type { BlobCipher } from "./checkpoint-encryption.js";
 import { RunStampingCheckpointer } from "./checkpointer.js";
 import pg from "pg";
 import type { DataSource } from "typeorm";
@@ -51,6 +52,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** The deployment's `store` settings (semantic index, TTLs). */
   store?: HangarStoreOptions;
+  /** The deployment's encryption handlers for checkpoint data (langgraph.json `encryption.path`). */
+  checkpointCipher?: BlobCipher | null;
 }
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
@@ -65,7 +68,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     await closePool();
     throw error;
   }
-  const checkpointer = new RunStampingCheckpointer(pool);
+  const checkpointer = new RunStampingCheckpointer(pool, { cipher: options.checkpointCipher ?? null, log });
   const store = new HangarStore(pool, log, options.store);
   log.info({ database: kind }, "database connected");
   return {
