@@ -44,7 +44,11 @@ export async function loadEncryption(deployment: DeploymentConfig, loader: Graph
   if (typeof encrypt?.blob !== "function" || typeof decrypt?.blob !== "function") {
     throw new Error(`${where} must have encrypt.blob and decrypt.blob functions ((context, bytes: Uint8Array) => Uint8Array | Promise<Uint8Array>)`);
   }
-  log.info({ path: spec }, "checkpoint encryption loaded: channel values and pending writes are stored encrypted");
+  log.info(
+    { path: spec },
+    "checkpoint encryption loaded: checkpoint channel values and pending writes are stored encrypted; " +
+      "thread values, metadata, run inputs, stream events and store values stay in clear (README: Encryption at rest)",
+  );
   return { encrypt: (encrypt.blob as BlobHandler).bind(encrypt), decrypt: (decrypt.blob as BlobHandler).bind(decrypt) };
 }
 
