@@ -12,6 +12,7 @@ import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
+import { loadEncryption } from "./graphs/load-encryption.js";
 import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
@@ -70,6 +71,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const webhooks = resolveWebhookSettings(deployment.webhooks, process.env, config.webhookAllowedNetworks);
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
+  // A module that fails to load stops start-up before the database opens: nothing is written in clear.
+  const checkpointCipher = await loadEncryption(deployment, loader, log);
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
   const generativeUi = config.roles.api ? await loadGenerativeUi(deployment, log) : new Map();
   if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
@@ -85,6 +88,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
       store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader) },
+      checkpointCipher,
     },
     log,
   );

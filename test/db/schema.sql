@@ -245,6 +245,12 @@ CREATE TABLE public.runs (
     CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))
 );
 
+CREATE TABLE public.server_secrets (
+    purpose text NOT NULL,
+    secret bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
 CREATE TABLE public.store_items (
     namespace text[] NOT NULL,
     key text NOT NULL,
@@ -374,6 +380,9 @@ ALTER TABLE ONLY public.run_events
 
 ALTER TABLE ONLY public.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (run_id);
+
+ALTER TABLE ONLY public.server_secrets
+    ADD CONSTRAINT server_secrets_pkey PRIMARY KEY (purpose);
 
 ALTER TABLE ONLY public.store_items
     ADD CONSTRAINT store_items_pkey PRIMARY KEY (namespace, key);
