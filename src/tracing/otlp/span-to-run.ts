@@ -24,7 +24,7 @@ import {
 import { markUsageKeys, readOtelUsage } from "./otel-usage.js";
 import { type OtlpEvent, type OtlpSpan, SPAN_KIND_NAMES } from "./otlp-span.js";
 
-export interface SpanContext {
+export interface SpanMappingOptions {
   /** The project a request names (the Langsmith-Project header), if any. */
   projectName?: string;
 }
@@ -96,7 +96,7 @@ export function spanRejection(span: OtlpSpan): string | null {
   return null;
 }
 
-export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): TraceRunOperation {
+export function spanToRunOperation(span: OtlpSpan, options: SpanMappingOptions = {}): TraceRunOperation {
   const reader = new AttributeReader(span.attributes);
   const warnings: string[] = [];
   const runType = runTypeOf(span, reader);
@@ -113,7 +113,7 @@ export function spanToRunOperation(span: OtlpSpan, context: SpanContext = {}): T
   const error = errorOf(span);
   const name = reader.string("langsmith.trace.name") ?? (span.name || "span");
   const tags = tagsOf(reader);
-  const sessionName = reader.string("langsmith.trace.session_name") ?? context.projectName ?? serviceName(span);
+  const sessionName = reader.string("langsmith.trace.session_name") ?? options.projectName ?? serviceName(span);
   markInformational(reader);
   const unmapped = reader.unused();
   if (unmapped.length > 0) {
