@@ -1,41 +1,20 @@
-import path from "node:path";
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
 import { parseJsonText } from "../../domain/json-depth.js";
-import { HANGAR_PACKAGE_DIR } from "../../version.js";
 import { OtlpDecodeError, type OtlpEvent, type OtlpSpan } from "./otlp-span.js";
+import { otlpTraceMessages } from "./otlp-trace-messages.js";
 import { type ProtoRequest, readProtoRequest } from "./protobuf-message.js";
 
 /**
  * OTLP/HTTP trace request bodies (ExportTraceServiceRequest), protobuf or JSON, into OtlpSpans.
  *
- * Protobuf is decoded by protobufjs from the official opentelemetry-proto definitions (protos/,
- * v1.11.0, unmodified) and its messages read directly (protobuf-message.ts: decoding already
+ * Protobuf is decoded by protobufjs with the protocol's message declarations
+ * (otlp-trace-messages.ts) and its messages read directly (protobuf-message.ts: decoding already
  * checked every type, and going through toObject first cost a second copy of every span). JSON is
  * read here, checking each field's type and naming the path of the first that is wrong.
  */
 
-let requestType: protobuf.Type | undefined;
-let responseType: protobuf.Type | undefined;
-let statusType: protobuf.Type | undefined;
-
-function loadTypes(): { request: protobuf.Type; response: protobuf.Type; status: protobuf.Type } {
-  if (!requestType || !responseType || !statusType) {
-    const protosDir = path.join(HANGAR_PACKAGE_DIR, "protos");
-    const root = new protobuf.Root();
-    // Imports name paths from the protos root (opentelemetry/proto/common/v1/common.proto).
-    root.resolvePath = (_origin, target) => path.join(protosDir, target);
-    root.loadSync("opentelemetry/proto/collector/trace/v1/trace_service.proto");
-    requestType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest");
-    responseType = root.lookupType("opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse");
-    // OTLP/HTTP answers failures with google.rpc.Status (code, message; details unused here).
-    statusType = new protobuf.Type("Status").add(new protobuf.Field("code", 1, "int32")).add(new protobuf.Field("message", 2, "string"));
-    new protobuf.Root().define("google.rpc").add(statusType);
-  }
-  return { request: requestType, response: responseType, status: statusType };
-}
-
 export function decodeOtlpProtobuf(body: Uint8Array): OtlpSpan[] {
-  const { request } = loadTypes();
+  const { request } = otlpTraceMessages();
   let message: protobuf.Message;
   try {
     message = request.decode(body);
@@ -56,14 +35,14 @@ export function decodeOtlpJson(text: string): OtlpSpan[] {
 export function encodeOtlpResponse(rejectedSpans: number, errorMessage: string, as: "protobuf" | "json"): Uint8Array | object {
   const body = rejectedSpans > 0 ? { partialSuccess: { rejectedSpans: String(rejectedSpans), errorMessage } } : {};
   if (as === "json") return rejectedSpans > 0 ? { partialSuccess: { rejectedSpans, errorMessage } } : {};
-  const { response } = loadTypes();
+  const { response } = otlpTraceMessages();
   return response.encode(response.fromObject(body)).finish();
 }
 
 /** google.rpc.Status, the body of an OTLP/HTTP failure. */
 export function encodeOtlpStatus(code: number, message: string, as: "protobuf" | "json"): Uint8Array | object {
   if (as === "json") return { code, message };
-  const { status } = loadTypes();
+  const { status } = otlpTraceMessages();
   return status.encode(status.fromObject({ code, message })).finish();
 }
 
