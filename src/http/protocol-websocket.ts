@@ -19,8 +19,6 @@ const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 export const MAX_SOCKET_BACKLOG_BYTES = 16 * 1024 * 1024;
 /** Close code for a reader that fell that far behind (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008;
-// A socket that answers no ping within two intervals is gone (a proxy or a NAT dropped it).
-const HEARTBEAT_MS = 30_000;
 
 export function isProtocolStreamPath(pathname: string): boolean {
   return STREAM_PATH.test(pathname);
@@ -58,7 +56,7 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
     }
     const ctx = createServiceContext(runtime, actor, log);
     webSockets.handleUpgrade(request, socket, head, (webSocket) => {
-      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start();
+      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start(runtime.config.protocolHeartbeatMs);
     });
   };
   httpServer.on("upgrade", onUpgrade);
@@ -86,7 +84,8 @@ class ProtocolSocket {
     return this.context.ctx.log;
   }
 
-  start(): void {
+  /** Pings every `heartbeatMs`; a socket that answered none of the last interval's is gone (a proxy or a NAT dropped it). */
+  start(heartbeatMs: number): void {
     this.socket.on("message", (data, isBinary) => {
       // In order: a subscribe answered before the next run.start runs sees all of that run.
       this.queue = this.queue.then(() => this.onFrame(isBinary ? null : data.toString()));
@@ -98,7 +97,7 @@ class ProtocolSocket {
       if (!this.alive) return this.socket.terminate();
       this.alive = false;
       this.socket.ping();
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
   }
 
   private stop(): void {
