@@ -13,6 +13,15 @@ import { matchesFilter, type EventFilter, type ProtocolEvent } from "./protocol-
 
 const REPLAY_PAGE = 1000;
 
+// The run each streamed event came from. Not part of the protocol's wire (its events name no
+// run), so kept beside the events rather than in them; GraphQL's ThreadEvent.runId reads it.
+const runOfEvent = new WeakMap<ProtocolEvent, string>();
+
+/** The run a protocol event of openProtocolEventStream came from. */
+export function runIdOfEvent(event: ProtocolEvent): string | undefined {
+  return runOfEvent.get(event);
+}
+
 export interface ProtocolEventStream {
   /** Stored events after `since` that match, in order (empty without `since`). */
   replayed: ProtocolEvent[];
@@ -56,7 +65,10 @@ export async function openProtocolEventStream(
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
   const replayed: ProtocolEvent[] = [];
   const replay = (event: RunStreamEvent) => {
-    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) replayed.push(mapped);
+    for (const mapped of mapper.map(event)) {
+      runOfEvent.set(mapped, event.runId);
+      if (matchesFilter(filter, mapped)) replayed.push(mapped);
+    }
   };
   const replayEnd = (runId: string) => {
     const status = endOf.get(runId);
@@ -69,7 +81,10 @@ export async function openProtocolEventStream(
   });
   async function* live(): AsyncGenerator<ProtocolEvent> {
     for await (const event of events) {
-      for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) yield mapped;
+      for (const mapped of mapper.map(event)) {
+        runOfEvent.set(mapped, event.runId);
+        if (matchesFilter(filter, mapped)) yield mapped;
+      }
     }
   }
   return { replayed, live: live() };

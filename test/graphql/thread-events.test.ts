@@ -156,7 +156,7 @@ describe("threadEvents", () => {
 
   it("resumes after `since` without loss or duplicates", async () => {
     const threadId = randomUUID();
-    await startRun(threadId, { assistant_id: "nested", input: {} });
+    const firstRun = await startRun(threadId, { assistant_id: "nested", input: {} });
     const channels = ["updates", "values", "lifecycle"];
     const all = await readThreadEvents(connect(server), { threadId, channels, since: 0 }, isRootEnd);
     // A client that stopped after the events of its third stored event resumes from that seq.
@@ -167,9 +167,12 @@ describe("threadEvents", () => {
     const resumed = await readThreadEvents(connect(server), { threadId, channels, since: cut }, isRootEnd);
     expect([...seen, ...resumed].map((event) => event.eventId)).toEqual(all.map((event) => event.eventId));
     // A second run on the thread: resuming after the first run's end sees only the new one.
-    await startRun(threadId, { assistant_id: "echo", input: human("again") });
+    const secondRun = await startRun(threadId, { assistant_id: "echo", input: human("again") });
     const next = await readThreadEvents(connect(server), { threadId, channels: ["lifecycle"], since: all.at(-1)!.seq }, isRootEnd);
     expect(next.map((event) => (event.data as { event: string }).event)).toEqual(["started", "completed"]);
+    // Each event names its run (the protocol's own events do not).
+    expect(new Set(all.map((event) => event.runId))).toEqual(new Set([firstRun]));
+    expect(new Set(next.map((event) => event.runId))).toEqual(new Set([secondRun]));
   });
 
   it("refuses bad arguments with INVALID_INPUT naming the problem, and an unknown thread with NOT_FOUND", async () => {

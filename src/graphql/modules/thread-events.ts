@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../../domain/errors.js";
-import { openProtocolEventStream } from "../../protocol/protocol-stream.js";
+import { openProtocolEventStream, runIdOfEvent } from "../../protocol/protocol-stream.js";
 import { eventFilterOf, PROTOCOL_CHANNELS, ProtocolError, sinceOf, type ProtocolEvent } from "../../protocol/protocol-wire.js";
 import { builder } from "../builder.js";
 import { untilUnsubscribed } from "./run/subscriptions.js";
@@ -28,6 +28,11 @@ builder.objectType(ThreadEventRef, {
     seq: t.float({
       description: "The thread stream position of the stored event it came from (an integer; several events can share one): pass the last one seen as `since` to resume.",
       resolve: (event) => event.seq,
+    }),
+    runId: t.id({
+      nullable: true,
+      description: "The run it came from (Hangar's addition: the protocol's events name no run).",
+      resolve: (event) => runIdOfEvent(event) ?? null,
     }),
     eventId: t.string({ description: "Unique within the thread's stream.", resolve: (event) => event.event_id }),
   }),
