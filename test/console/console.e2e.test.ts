@@ -22,8 +22,15 @@ let browser: Browser;
 let page: Page;
 let pageErrors: string[];
 
+// The console's graphql-ws frames, both ways, for what its test chat subscribes to.
+const socketFrames: { sent: string[]; received: string[] } = { sent: [], received: [] };
+
 beforeAll(() => {
   ({ server, browser, page, pageErrors } = fixture);
+  page.on("websocket", (socket) => {
+    socket.on("framesent", (frame) => socketFrames.sent.push(String(frame.payload)));
+    socket.on("framereceived", (frame) => socketFrames.received.push(String(frame.payload)));
+  });
 });
 
 const heading = (text: string) => page.getByRole("heading", { level: 1, name: text });
@@ -105,7 +112,7 @@ describe("the web console", () => {
     expect(assistant).toEqual({ version: 1, context: { model_name: "offline-echo", system_prompt: "You are terse." } });
   });
 
-  it("chats in the test environment: the answer streams in over graphql-ws", async () => {
+  it("chats in the test environment: the answer's tokens stream in through threadEvents over graphql-ws", async () => {
     await page.getByRole("link", { name: "Chat with it" }).click();
     await heading("Test environment").waitFor();
     expect(await page.getByLabel("Assistant", { exact: true }).inputValue()).toBe(assistantId);
@@ -122,6 +129,19 @@ describe("the web console", () => {
     expect(chunks).toBeGreaterThan(5);
     agentThreadId = new URL(page.url()).searchParams.get("thread")!;
     expect(agentThreadId).toMatch(/^[0-9a-f-]{36}$/);
+    // The chat subscribed to its thread's protocol v2 events, and the tokens came as text deltas.
+    const subscribed = socketFrames.sent
+      .map((frame) => JSON.parse(frame) as { type: string; payload: { query: string; variables: { threadId?: string } } })
+      .filter((frame) => frame.type === "subscribe");
+    expect(subscribed.map((frame) => [frame.payload.query.match(/threadEvents|runEvents/)?.[0], frame.payload.variables.threadId])).toEqual([
+      ["threadEvents", agentThreadId],
+    ]);
+    const deltas = socketFrames.received
+      .map((frame) => JSON.parse(frame) as { payload?: { data?: { threadEvents?: { method: string; data: { event?: string; delta?: { text: string } } } } } })
+      .map((frame) => frame.payload?.data?.threadEvents)
+      .filter((event) => event?.method === "messages" && event.data.event === "content-block-delta");
+    expect(deltas.length).toBe(chunks);
+    expect(deltas.map((event) => event!.data.delta!.text).join("")).toBe(answer);
     await status.getByText("tokens").waitFor();
     await saveScreenshot(page, "05-test-environment-finished");
   });
