@@ -67,7 +67,7 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
         socket.destroy();
       } else if (isBrowserProfile) {
         // A browser cannot read a refused upgrade's status: it learns why from the close frame.
-        webSockets.handleUpgrade(request, socket, head, (webSocket) => webSocket.close(refusalCloseCode(error), closeReason(error.message)));
+        webSockets.handleUpgrade(request, socket, head, (webSocket) => webSocket.close(refusalCloseCode(error), closeReason(error)));
       } else refuseUpgrade(socket, error);
       return;
     }

@@ -67,9 +67,16 @@ export function refusalCloseCode(refusal: AppError): number {
   return 4401;
 }
 
-/** A close reason within the 123 bytes a close frame allows. */
-export function closeReason(message: string): string {
-  let reason = message;
+/**
+ * Why the socket closes, within the 123 bytes a close frame allows: a deployment handler's own
+ * message, or for Hangar's missing-or-wrong key, where a browser puts one (the default message
+ * names a header, which a browser cannot send).
+ */
+export function closeReason(refusal: AppError): string {
+  let reason =
+    refusal instanceof AuthRefusalError || refusal.code !== "UNAUTHENTICATED"
+      ? refusal.message
+      : "Missing or invalid API key: a browser offers it as the subprotocol hangar-auth.api-key.<base64url(key)>";
   while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
   return reason;
 }
