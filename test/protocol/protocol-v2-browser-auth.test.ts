@@ -117,8 +117,8 @@ describe("browser WebSockets with custom auth", () => {
     expect(await alice.runs.list(threadId)).toHaveLength(1);
   });
 
-  it("closes with the handler's refusal for a bad token", async () => {
-    const closed = await closeOf(new WebSocket(streamUrl(server, randomUUID()), [APP_PROTOCOL, bearerProtocol("not-a-jwt")]));
+  it("closes with the handler's refusal for a forged token", async () => {
+    const closed = await closeOf(new WebSocket(streamUrl(server, randomUUID()), [APP_PROTOCOL, bearerProtocol(`${(await signUserToken("mallory")).slice(0, -4)}AAAA`)]));
     // examples/auth/auth.ts's HTTPException(401, "Invalid or expired token"), as its close.
     expect(closed).toEqual({ code: 4401, reason: "Invalid or expired token", opened: true });
   });
