@@ -146,10 +146,11 @@ describe("the web console", () => {
     await saveScreenshot(page, "05-test-environment-finished");
   });
 
-  it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; cancel stops a run", async () => {
+  it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; a reload re-attaches; cancel stops a run", async () => {
     await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "slow (slow v1)" });
     await page.getByText("Run options").click();
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 700}');
+    // Slow enough that the run is still going when the next messages are typed, on a loaded machine too.
+    await page.getByLabel("Context for these runs").fill('{"step_ms": 1200}');
     const composer = page.getByLabel("Message", { exact: true });
     await composer.fill("take your time");
     await composer.press("Enter");
@@ -177,12 +178,19 @@ describe("the web console", () => {
     };
     expect(await statuses()).toEqual(["SUCCESS", "INTERRUPTED"]);
 
+    // Slow enough to outlast a page reload: the reloaded page re-attaches to the running run.
+    await page.getByLabel("Context for these runs").fill('{"step_ms": 5000}');
     await composer.fill("never mind");
     await composer.press("Enter");
+    await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();
+    await page.reload();
+    await page.getByRole("log").getByText("never mind").waitFor();
     await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();
     await page.getByRole("button", { name: "Cancel run" }).click();
     await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     expect(await statuses()).toEqual(["INTERRUPTED", "SUCCESS", "INTERRUPTED"]);
+    // The reload folded the run options away; the next test edits them.
+    if (!(await page.getByLabel("Context for these runs").isVisible())) await page.getByText("Run options").click();
   });
 
   it("stops at interrupt() and resumes with the answer typed in", async () => {
