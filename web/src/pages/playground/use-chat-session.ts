@@ -130,11 +130,16 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
   /** The open thread's event stream, subscribed once per thread. */
   const openThreadStream = useCallback(
     (id: string) => {
+      if (stream.current.threadId === id) return;
+      // Another thread's stream is dropped with what it saw; after an error the same thread's
+      // seen and ended runs stay (the stream opened again replays its latest run).
+      if (stream.current.threadId !== null) {
+        stream.current.unsubscribe?.();
+        stream.current = emptyThreadStream();
+      }
       const current = stream.current;
-      if (current.threadId === id) return;
-      current.unsubscribe?.();
-      stream.current = { ...emptyThreadStream(), threadId: id, followed: current.followed };
-      stream.current.unsubscribe = subscribe(
+      current.threadId = id;
+      current.unsubscribe = subscribe(
         PlaygroundThreadEventsDocument,
         { threadId: id, channels: CHANNELS },
         {
@@ -142,11 +147,11 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
           error: (caught) => {
             setError(caught);
             // The stream is gone: its runs end here (re-read as they are), a next run subscribes anew.
-            const broken = stream.current;
-            broken.threadId = null;
-            for (const runId of broken.followed) {
-              if (broken.ended.has(runId)) continue;
-              broken.ended.add(runId);
+            if (stream.current !== current) return;
+            current.threadId = null;
+            for (const runId of current.followed) {
+              if (current.ended.has(runId)) continue;
+              current.ended.add(runId);
               void finish(runId);
             }
           },
@@ -159,6 +164,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
 
   const follow = useCallback(
     (runId: string) => {
+      if (threadIdRef.current) openThreadStream(threadIdRef.current);
       const current = stream.current;
       if (current.followed.has(runId)) return;
       current.followed.add(runId);
@@ -167,9 +173,9 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
           ? previous
           : [...previous, { stream: startRunStream(runId), isSettled: false, outcome: null }],
       );
-      if (threadIdRef.current) openThreadStream(threadIdRef.current);
-      const early = stream.current.unclaimed.get(runId) ?? [];
-      stream.current.unclaimed.delete(runId);
+      const early = current.unclaimed.get(runId) ?? [];
+      current.unclaimed.delete(runId);
+      current.unclaimedCount -= early.length;
       for (const event of early) apply(runId, event);
     },
     [apply, openThreadStream],
