@@ -9,10 +9,10 @@ import type { Logger } from "../logger.js";
 import { asProtocolError, runTransportNeutralCommand } from "../protocol/protocol-commands.js";
 import { ensureThread, openProtocolEventStream } from "../protocol/protocol-stream.js";
 import { errorResponse, eventFilterOf, parseCommand, ProtocolError, sinceOf, type ProtocolCommand } from "../protocol/protocol-wire.js";
-import { closeReason, isCredentialProtocol, refusalCloseCode, subprotocolCredentials } from "./websocket-credentials.js";
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import type { ServiceContext } from "../services/service-context.js";
+import { closeReason, isCredentialProtocol, refusalCloseCode, subprotocolCredentials } from "./websocket-credentials.js";
 
 const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 

@@ -22,6 +22,17 @@ export function runIdOfEvent(event: ProtocolEvent): string | undefined {
   return runOfEvent.get(event);
 }
 
+/** The mapper, noting which run each event it makes came from. */
+function notingRuns(mapper: ProtocolEventMapper): Pick<ProtocolEventMapper, "map"> {
+  return {
+    map(event) {
+      const mapped = mapper.map(event);
+      for (const protocolEvent of mapped) runOfEvent.set(protocolEvent, event.runId);
+      return mapped;
+    },
+  };
+}
+
 export interface ProtocolEventStream {
   /** Stored events after `since` that match, in order (empty without `since`). */
   replayed: ProtocolEvent[];
@@ -45,7 +56,7 @@ export async function openProtocolEventStream(
 ): Promise<ProtocolEventStream> {
   const { threadId, filter, signal } = request;
   await threadsService.get(ctx, threadId);
-  const mapper = new ProtocolEventMapper();
+  const mapper = notingRuns(new ProtocolEventMapper());
   await ctx.streaming.store.flush();
   // Taken before the run is looked up: a run created meanwhile stores its events after it.
   const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
@@ -65,10 +76,7 @@ export async function openProtocolEventStream(
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
   const replayed: ProtocolEvent[] = [];
   const replay = (event: RunStreamEvent) => {
-    for (const mapped of mapper.map(event)) {
-      runOfEvent.set(mapped, event.runId);
-      if (matchesFilter(filter, mapped)) replayed.push(mapped);
-    }
+    for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) replayed.push(mapped);
   };
   const replayEnd = (runId: string) => {
     const status = endOf.get(runId);
@@ -81,10 +89,7 @@ export async function openProtocolEventStream(
   });
   async function* live(): AsyncGenerator<ProtocolEvent> {
     for await (const event of events) {
-      for (const mapped of mapper.map(event)) {
-        runOfEvent.set(mapped, event.runId);
-        if (matchesFilter(filter, mapped)) yield mapped;
-      }
+      for (const mapped of mapper.map(event)) if (matchesFilter(filter, mapped)) yield mapped;
     }
   }
   return { replayed, live: live() };
