@@ -53,7 +53,7 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
     // A browser's credentials arrive as subprotocols; handlers see them as the headers they stand
     // for, and never see them in sec-websocket-protocol.
     const fromSubprotocols = subprotocolCredentials(request);
-    const isBrowserProfile = Object.keys(fromSubprotocols.headers).length > 0;
+    const isBrowserProfile = fromSubprotocols.offersCredential;
     const fetchRequest = asFetchRequest(
       request,
       isBrowserProfile ? { ...fromSubprotocols.headers, "sec-websocket-protocol": fromSubprotocols.protocols.join(", ") } : {},

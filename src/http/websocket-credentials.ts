@@ -28,6 +28,8 @@ export interface SubprotocolCredentials {
   headers: Record<string, string>;
   /** The offered subprotocols that are not credentials, in the client's order. */
   protocols: string[];
+  /** Whether any was offered as a credential, even one that does not read as one. */
+  offersCredential: boolean;
 }
 
 export function subprotocolCredentials(request: http.IncomingMessage): SubprotocolCredentials {
@@ -52,7 +54,7 @@ export function subprotocolCredentials(request: http.IncomingMessage): Subprotoc
       headers[name] = headerValue;
     }
   }
-  return { headers, protocols };
+  return { headers, protocols, offersCredential: protocols.length < offered.length };
 }
 
 /**

@@ -90,6 +90,13 @@ describe("browser WebSockets with API keys", () => {
     await expect(server.client.threads.get(threadId)).rejects.toMatchObject({ status: 404 });
   });
 
+  it("closes with 4401 for a credential subprotocol it cannot read", async () => {
+    for (const unreadable of ["hangar-auth.password.c2VjcmV0", "hangar-auth.api-key.", "hangar-auth.bearer"]) {
+      const closed = await closeOf(new WebSocket(streamUrl(server, randomUUID()), [APP_PROTOCOL, unreadable]));
+      expect(closed).toMatchObject({ code: 4401, opened: true });
+    }
+  });
+
   it("ends the SDK's stream with the 401 instead of reconnecting", async () => {
     await expect(streamWithSdk(server, "echo", [APP_PROTOCOL, apiKeyProtocol("wrong")])).rejects.toMatchObject({ status: 401 });
   });
