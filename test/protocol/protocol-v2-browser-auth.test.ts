@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../console/browser-helpers.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 import { signUserToken } from "../helpers/user-tokens.js";
 
@@ -99,6 +101,56 @@ describe("browser WebSockets with API keys", () => {
 
   it("ends the SDK's stream with the 401 instead of reconnecting", async () => {
     await expect(streamWithSdk(server, "echo", [APP_PROTOCOL, apiKeyProtocol("wrong")])).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe("in Chromium", () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer({ apiKeys: [API_KEY] }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("runs a graph over a page's WebSocket with the key as a subprotocol; a wrong key is told by its close", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/ok`);
+    const wsUrl = streamUrl(server, randomUUID());
+    // Page code: everything below runs in the browser, with its own WebSocket and btoa.
+    const seen = await page.evaluate(
+      async ({ url, key, appProtocol }) => {
+        const credential = (prefix: string, value: string) => prefix + btoa(value).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+        const socket = new WebSocket(url, [appProtocol, credential("hangar-auth.api-key.", key)]);
+        const frames: Array<{ type: string; id?: number; method?: string; params?: { namespace: string[]; data: { event?: string } } }> = [];
+        const done = new Promise<void>((resolve) =>
+          socket.addEventListener("message", (event) => {
+            const frame = JSON.parse(String(event.data));
+            frames.push(frame);
+            if (frame.method === "lifecycle" && frame.params.namespace.length === 0 && frame.params.data.event === "completed") resolve();
+          }),
+        );
+        await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
+        socket.send(JSON.stringify({ id: 1, method: "subscription.subscribe", params: { channels: ["values", "lifecycle"] } }));
+        socket.send(JSON.stringify({ id: 2, method: "run.start", params: { assistant_id: "echo", input: { messages: [{ role: "user", content: "from a page" }] } } }));
+        await done;
+        socket.close();
+        const wrong = new WebSocket(url, [appProtocol, credential("hangar-auth.api-key.", "wrong")]);
+        const closed = await new Promise<CloseEvent>((resolve) => wrong.addEventListener("close", resolve));
+        return { protocol: socket.protocol, frames, wrongClose: { code: closed.code, reason: closed.reason } };
+      },
+      { url: wsUrl, key: API_KEY, appProtocol: APP_PROTOCOL },
+    );
+    expect(seen.protocol).toBe(APP_PROTOCOL);
+    expect(seen.frames.filter((frame) => frame.type !== "event").map((frame) => [frame.id, frame.type])).toEqual([
+      [1, "success"],
+      [2, "success"],
+    ]);
+    expect(JSON.stringify(seen.frames.filter((frame) => frame.method === "values").at(-1))).toContain("echo: from a page");
+    expect(seen.wrongClose).toMatchObject({ code: 4401, reason: expect.stringContaining("hangar-auth.api-key.") });
+    await page.close();
   });
 });
 
