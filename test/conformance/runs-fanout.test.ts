@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { startSplitProcesses, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
-let database: TestDatabase;
+let processes: SplitProcesses;
 let executing: TestServer;
 let apiOnly: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  executing = await startTestServer({ database, env: { REDIS_URL } });
-  apiOnly = await startTestServer({ database, env: { REDIS_URL }, roles: { api: true, worker: false } });
+  processes = await startSplitProcesses();
+  ({ executing, apiOnly } = processes);
 });
 afterAll(async () => {
-  await apiOnly?.close();
-  await executing?.close();
-  await database?.drop();
+  await processes?.close();
 });
 
 describe("event fan-out between processes through Redis", () => {
@@ -47,18 +42,14 @@ describe("event fan-out between processes through Redis", () => {
 });
 
 describe("streams between processes without Redis", () => {
-  let plainDatabase: TestDatabase;
-  let worker: TestServer;
+  let withoutRedis: SplitProcesses;
   let api: TestServer;
   beforeAll(async () => {
-    plainDatabase = await createTestDatabase();
-    worker = await startTestServer({ database: plainDatabase });
-    api = await startTestServer({ database: plainDatabase, roles: { api: true, worker: false } });
+    withoutRedis = await startSplitProcesses({ redis: false });
+    api = withoutRedis.apiOnly;
   });
   afterAll(async () => {
-    await api?.close();
-    await worker?.close();
-    await plainDatabase?.drop();
+    await withoutRedis?.close();
   });
 
   it("still end, with every event the run stored, when the run ends on another process", async () => {

@@ -5,28 +5,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import { ThreadEventsDocument, type ThreadEventFieldsFragment } from "../graphql/generated/graphql.js";
 import { graphqlWebSocketUrl } from "../graphql/helpers.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { startSplitProcesses, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
 
 // Protocol v2 streams read Hangar's stored run events, announced across processes by Redis (as
 // run streams are): an SDK thread stream on a process without a worker follows a run that
 // another process executes, live; so does GraphQL's threadEvents, built on the same stream.
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
-let database: TestDatabase;
-let executing: TestServer;
+let processes: SplitProcesses;
 let apiOnly: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  executing = await startTestServer({ database, env: { REDIS_URL } });
-  apiOnly = await startTestServer({ database, env: { REDIS_URL }, roles: { api: true, worker: false } });
+  processes = await startSplitProcesses();
+  ({ apiOnly } = processes);
 });
 afterAll(async () => {
-  await apiOnly?.close();
-  await executing?.close();
-  await database?.drop();
+  await processes?.close();
 });
 
 describe("protocol v2 across processes", () => {
