@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   HANGAR_TRACE_RETENTION_DAYS: z.coerce.number().positive().optional(),
   HANGAR_CRON_BATCH_SIZE: z.coerce.number().int().min(1).max(20_000).default(1_000),
   HANGAR_CRON_POLL_MS: z.coerce.number().int().min(100).default(30_000),
+  HANGAR_PROTOCOL_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
@@ -124,6 +125,11 @@ export interface HangarConfig {
   cronBatchSize: number;
   /** The cron scheduler's longest sleep (a safety net: it wakes at each due time and on changes). */
   cronPollMs: number;
+  /**
+   * Protocol v2 streams (/threads/{id}/stream/events) send a heartbeat this often: an SSE comment
+   * line, or a WebSocket ping (a socket that answered none of the last interval's is closed).
+   */
+  protocolHeartbeatMs: number;
   /** Which parts this process runs: the HTTP API, the run worker, the cron scheduler. */
   roles: Readonly<HangarRoles>;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
@@ -190,6 +196,7 @@ export function loadConfig(
     traceRetentionDays: values.HANGAR_TRACE_RETENTION_DAYS ?? null,
     cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
     cronPollMs: values.HANGAR_CRON_POLL_MS,
+    protocolHeartbeatMs: values.HANGAR_PROTOCOL_HEARTBEAT_MS,
     roles: Object.freeze({ api: true, worker: true, ...overrides.roles, cron: overrides.roles?.cron ?? true }),
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",

@@ -7,6 +7,7 @@ import "./modules/thread-time-travel.js";
 import "./modules/run/run.js";
 import "./modules/run/mutations.js";
 import "./modules/run/subscriptions.js";
+import "./modules/thread-events.js";
 import "./modules/cron/cron.js";
 import "./modules/cron/mutations.js";
 import "./modules/trace/usage.js";

@@ -12,6 +12,7 @@ import { errorResponse, eventFilterOf, parseCommand, ProtocolError, sinceOf, typ
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import type { ServiceContext } from "../services/service-context.js";
+import { closeReason, isCredentialProtocol, refusalCloseCode, subprotocolCredentials } from "./websocket-credentials.js";
 
 const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 
@@ -19,8 +20,6 @@ const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 export const MAX_SOCKET_BACKLOG_BYTES = 16 * 1024 * 1024;
 /** Close code for a reader that fell that far behind (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008;
-// A socket that answers no ping within two intervals is gone (a proxy or a NAT dropped it).
-const HEARTBEAT_MS = 30_000;
 
 export function isProtocolStreamPath(pathname: string): boolean {
   return STREAM_PATH.test(pathname);
@@ -30,11 +29,18 @@ export function isProtocolStreamPath(pathname: string): boolean {
  * LangGraph streaming protocol v2 over WebSocket: `GET /threads/{thread_id}/stream/events`
  * upgraded; commands in, responses and events out. The upgrade is authenticated like any request
  * (API key, then custom auth; refused before a socket exists), and every command runs as that
- * caller through the services. Frames over the body limit close the socket with 1009 (ws's
- * maxPayload). Returns a closer for shutdown (close code 1001 to every open socket).
+ * caller through the services. A browser, which cannot send headers, offers its credential as a
+ * subprotocol instead (websocket-credentials.ts), and a refusal of that closes the accepted socket
+ * with 4401/4403 and the reason, which it can read. Frames over the body limit close the socket
+ * with 1009 (ws's maxPayload). Returns a closer for shutdown (close code 1001 to every open socket).
  */
 export function attachProtocolWebSocket(httpServer: http.Server, runtime: HangarRuntime): () => Promise<void> {
-  const webSockets = new WebSocketServer({ noServer: true, maxPayload: runtime.config.maxBodyBytes });
+  const webSockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: runtime.config.maxBodyBytes,
+    // Never a credential (websocket-credentials.ts): the first other protocol the client offered.
+    handleProtocols: (protocols) => [...protocols].find((protocol) => !isCredentialProtocol(protocol)) ?? false,
+  });
   const runHeadersOf = configurableHeadersPolicy(runtime.deployment);
   const authentication = { apiKeys: runtime.config.apiKeys, customAuth: runtime.customAuth };
 
@@ -44,21 +50,30 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
     if (!match) return;
     const threadId = decodeURIComponent(match[1]!);
     const log = runtime.log.child({ requestId: headerValue(request.headers["x-request-id"]) ?? randomUUID(), transport: "protocol-ws" });
-    const fetchRequest = asFetchRequest(request, {});
+    // A browser's credentials arrive as subprotocols; handlers see them as the headers they stand
+    // for, and never see them in sec-websocket-protocol.
+    const fromSubprotocols = subprotocolCredentials(request);
+    const isBrowserProfile = fromSubprotocols.offersCredential;
+    const fetchRequest = asFetchRequest(
+      request,
+      isBrowserProfile ? { ...fromSubprotocols.headers, "sec-websocket-protocol": fromSubprotocols.protocols.join(", ") } : {},
+    );
     let actor;
     try {
       actor = await authenticateCaller(authentication, fetchRequest, log);
     } catch (error) {
-      if (error instanceof AppError) refuseUpgrade(socket, error);
-      else {
+      if (!(error instanceof AppError)) {
         log.error({ err: error }, "authenticating a protocol WebSocket upgrade failed");
         socket.destroy();
-      }
+      } else if (isBrowserProfile) {
+        // A browser cannot read a refused upgrade's status: it learns why from the close frame.
+        webSockets.handleUpgrade(request, socket, head, (webSocket) => webSocket.close(refusalCloseCode(error), closeReason(error)));
+      } else refuseUpgrade(socket, error);
       return;
     }
     const ctx = createServiceContext(runtime, actor, log);
     webSockets.handleUpgrade(request, socket, head, (webSocket) => {
-      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start();
+      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start(runtime.config.protocolHeartbeatMs);
     });
   };
   httpServer.on("upgrade", onUpgrade);
@@ -86,7 +101,8 @@ class ProtocolSocket {
     return this.context.ctx.log;
   }
 
-  start(): void {
+  /** Pings every `heartbeatMs`; a socket that answered none of the last interval's is gone (a proxy or a NAT dropped it). */
+  start(heartbeatMs: number): void {
     this.socket.on("message", (data, isBinary) => {
       // In order: a subscribe answered before the next run.start runs sees all of that run.
       this.queue = this.queue.then(() => this.onFrame(isBinary ? null : data.toString()));
@@ -98,7 +114,7 @@ class ProtocolSocket {
       if (!this.alive) return this.socket.terminate();
       this.alive = false;
       this.socket.ping();
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
   }
 
   private stop(): void {

@@ -3,7 +3,7 @@ import type { RunStreamEvent } from "../domain/run-event.js";
 
 const encoder = new TextEncoder();
 // Proxies drop idle connections; a comment line keeps a quiet run's stream open.
-const HEARTBEAT_MS = 15_000;
+const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /**
  * One SSE frame. Its `id` counts a run's events from 0 as LangGraph Platform does, i.e. seq - 1
@@ -40,14 +40,14 @@ export function threadStreamPositionOf(header: string | undefined): number | und
  */
 export function sseResponse(
   events: AsyncIterable<RunStreamEvent>,
-  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController },
+  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController; heartbeatMs?: number },
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   let heartbeat: NodeJS.Timeout | null = null;
   let finished = false;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       heartbeat.unref();
     },
     async pull(controller) {

@@ -418,6 +418,14 @@ export type StartRunMutationVariables = Exact<{
 
 export type StartRunMutation = { createRun: { run: { runId: string, threadId: string, status: RunStatus } } };
 
+export type PlaygroundThreadEventsSubscriptionVariables = Exact<{
+  threadId: string;
+  channels: Array<string> | string;
+}>;
+
+
+export type PlaygroundThreadEventsSubscription = { threadEvents: { method: string, namespace: Array<string>, node: string | null, seq: number, eventId: string, runId: string | null, data: unknown } };
+
 export type RunEventsSubscriptionVariables = Exact<{
   runId: string;
   afterSeq?: number | null | undefined;
@@ -1343,6 +1351,19 @@ export const StartRunDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<StartRunMutation, StartRunMutationVariables>;
+export const PlaygroundThreadEventsDocument = new TypedDocumentString(`
+    subscription PlaygroundThreadEvents($threadId: ID!, $channels: [String!]!) {
+  threadEvents(threadId: $threadId, channels: $channels) {
+    method
+    namespace
+    node
+    seq
+    eventId
+    runId
+    data
+  }
+}
+    `) as unknown as TypedDocumentString<PlaygroundThreadEventsSubscription, PlaygroundThreadEventsSubscriptionVariables>;
 export const RunEventsDocument = new TypedDocumentString(`
     subscription RunEvents($runId: ID!, $afterSeq: Int) {
   runEvents(runId: $runId, afterSeq: $afterSeq) {
