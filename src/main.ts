@@ -31,12 +31,17 @@ import { TraceRecorder } from "./services/traces/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
 import { startTtlSweeper } from "./retention/ttl-sweeper.js";
+import { HangarMetrics } from "./metrics/hangar-metrics.js";
+import { startMetricsServer } from "./http/metrics-server.js";
+import type { ReadinessProbes } from "./services/readiness.service.js";
 import { WebhookDispatcher } from "./webhooks/webhook-dispatcher.js";
 import type { ServerPathFetch } from "./webhooks/webhook-sender.js";
 
 export interface RunningHangar {
   /** Empty when this process serves no HTTP (`hangar worker`). */
   url: string;
+  /** The HANGAR_METRICS_PORT server's address; absent when /metrics is on the API's port. */
+  metricsUrl?: string;
   runtime: HangarRuntime;
   worker: RunWorker | null;
   /** null when this process runs no cron scheduler (`--no-cron`). */
@@ -91,8 +96,23 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const releasers: Array<() => Promise<void>> = [() => db.close()];
   try {
     await migrateDatabase(db, log);
-    const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes, generativeUi, webhooks };
+    const readiness: ReadinessProbes = {};
+    const streaming = await startRunStreaming(config, db, log, releasers, readiness);
+    const metrics = new HangarMetrics({ db });
+    const runtime: HangarRuntime = {
+      config,
+      db,
+      graphs,
+      deployment,
+      log,
+      streaming,
+      customAuth,
+      customRoutes,
+      generativeUi,
+      webhooks,
+      metrics,
+      readiness,
+    };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
     releasers.push(() => sweeper.close());
@@ -118,6 +138,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       });
       running.start();
       worker = running;
+      readiness.workerClaimLoop = () => running.claimLoopHealth();
       releasers.push(() => running.stop(config.shutdownGraceMs));
     }
     let scheduler: CronScheduler | null = null;
@@ -126,11 +147,18 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       scheduler = started;
       releasers.push(() => started.close());
     }
-    log.info({ url, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
+    let metricsUrl: string | undefined;
+    if (config.metricsPort !== null) {
+      const metricsServer = await startMetricsServer(runtime, config.metricsPort);
+      metricsUrl = metricsServer.url;
+      releasers.push(() => metricsServer.close());
+    }
+    log.info({ url, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
     return {
       url,
+      metricsUrl,
       runtime,
       worker,
       scheduler,
@@ -154,6 +182,7 @@ async function startRunStreaming(
   db: Database,
   log: Logger,
   releasers: Array<() => Promise<void>>,
+  readiness: ReadinessProbes,
 ): Promise<RunStreaming> {
   const streaming: RunStreaming = { bus: new RunEventBus(), store: new RunEventStore(db, log), signals: new RunSignals() };
   releasers.push(() => streaming.store.close());
@@ -172,6 +201,7 @@ async function startRunStreaming(
     const { attachRedisFanout } = await import("./streaming/redis-fanout.js");
     const fanout = await attachRedisFanout(streaming.bus, config.redisUrl, log);
     releasers.push(() => fanout.close());
+    readiness.redis = fanout.ping;
   }
   return streaming;
 }
@@ -216,9 +246,13 @@ async function releaseAll(releasers: Array<() => Promise<void>>, log: Logger): P
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE") return reject(error);
+      reject(new Error(`port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT=<port> or --port <port>`));
+    };
+    server.once("error", onError);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", onError);
       resolve();
     });
   });

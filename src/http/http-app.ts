@@ -14,14 +14,16 @@ import { corsMiddleware } from "./cors-policy.js";
 import { isCustomRouteAuthEnabled } from "./custom-routes.js";
 import { mountUiAssets, mountUiComponents } from "./generative-ui.js";
 import type { HttpEnv } from "./http-env.js";
+import { mountLiveness, mountMetrics, mountReadiness } from "./operations-routes.js";
 import { serverInfo } from "./server-info.js";
 
 /**
  * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
- * /ok, /info and the web console's static files (always open: the console asks for the key or
+ * /ok, /ready, /info and the web console's static files (always open: the console asks for the key or
  * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
  * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
- * LangGraph-compatible REST API.
+ * LangGraph-compatible REST API. /metrics is authenticated here (HANGAR_METRICS_PORT serves it
+ * open on its own port instead: http/metrics-server.ts).
  */
 export function createHttpApp(
   runtime: HangarRuntime,
@@ -43,14 +45,18 @@ export function createHttpApp(
   if (customRoutes) app.route("/", customRoutes);
 
   if (runtime.deployment.http?.disable_meta !== true) {
-    app.get("/ok", (c) => c.json({ ok: true }));
+    mountLiveness(app, runtime);
     // Open as on LangGraph's server: clients probe it before they hold credentials.
     app.get("/info", (c) => c.json(serverInfo(runtime)));
   }
+  // Open like /ok: orchestrators' probes carry no credentials.
+  mountReadiness(app, runtime);
   mountConsole(app, runtime.config.consoleDir, runtime.log);
   mountUiAssets(app, runtime.generativeUi ?? new Map());
   if (!authenticateCustomRoutes) app.use("*", authentication);
   mountUiComponents(app, runtime.generativeUi ?? new Map(), maxBodyBytes, runtime.log);
+  // Authenticated like the API (HANGAR_API_KEYS or custom auth), unless on its own port.
+  if (runtime.config.metricsPort === null) mountMetrics(app, runtime);
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;
@@ -70,6 +76,7 @@ function isOpenPath(method: string, pathname: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
   return (
     pathname === "/ok" ||
+    pathname === "/ready" ||
     pathname === "/info" ||
     pathname === "/" ||
     pathname === "/console" ||

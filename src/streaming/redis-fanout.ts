@@ -16,7 +16,7 @@ export async function attachRedisFanout(
   bus: RunEventBus,
   redisUrl: string,
   log: Logger,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ ping(): Promise<unknown>; close(): Promise<void> }> {
   const origin = randomUUID();
   const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: true });
   const subscriber = new Redis(redisUrl, { lazyConnect: true });
@@ -42,6 +42,7 @@ export async function attachRedisFanout(
   });
   log.info({ redis: redisUrl.replace(/\/\/[^@]*@/, "//***@") }, "run events fan out through redis");
   return {
+    ping: () => publisher.ping(),
     async close() {
       subscriber.disconnect();
       await publisher.quit().catch(() => undefined);

@@ -14,6 +14,7 @@ import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
 import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
+import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
 import { cancelLocked, type CancelEffects } from "../run-lifecycle/cancel-run.js";
 import type { ServiceContext } from "../service-context.js";
 
@@ -61,6 +62,8 @@ interface BatchOutcome {
   deferred: number;
   firstRunAfter: Date | null;
   cancellations: CancelEffects[];
+  /** For metrics once committed: each firing's graph (null: refused) and how late it fired. */
+  firings: Array<{ graphId: string | null; lagSeconds: number }>;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
       tick.deferred += batch.deferred;
       tick.effects.cancellations.push(...batch.cancellations);
       tick.effects.firstRunAfter = earliest(tick.effects.firstRunAfter, batch.firstRunAfter);
+      if (ctx.metrics) countFirings(ctx.metrics, batch.firings);
       if (batch.claimed < options.batchSize || batch.claimed === batch.deferred) return;
     }
   };
@@ -112,7 +116,7 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
 }
 
 async function fireBatch(manager: EntityManager, now: Date, limit: number, log: Logger): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [] };
+  const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [], firings: [] };
   const due = await claimDueCrons(manager, { now, limit });
   outcome.claimed = due.length;
   if (due.length === 0) return outcome;
@@ -132,11 +136,13 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       continue;
     }
     advances.push({ cronId: cron.cronId, nextRunDate: nextSlotOf(cron, now, nextSlots) });
+    const lagSeconds = cron.nextRunDate === null ? 0 : (now.getTime() - cron.nextRunDate.getTime()) / 1000;
     const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
     if (cron.threadId === null) {
       const run = composeCronRun(item, newId(), now);
       newThreads.push({ threadId: run.threadId, metadata: { ...threadMetadata, cron_id: cron.cronId } });
       runs.push({ run, cronId: cron.cronId });
+      outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
       continue;
     }
     const action = onBusyThread(cron.payload.multitaskStrategy);
@@ -144,6 +150,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
     const active = action === "queue" ? [] : await lockActiveRuns(manager, cron.threadId);
     if (active.length > 0 && action === "refuse") {
       outcome.refused++;
+      outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       continue;
     }
@@ -151,6 +158,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       outcome.cancellations.push(await cancelLocked(manager, active, action, now));
     }
     runs.push({ run: composeCronRun(item, cron.threadId, now), cronId: cron.cronId });
+    outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
     busyThreads.push({ threadId: cron.threadId, metadata: threadMetadata });
   }
 
@@ -161,6 +169,11 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
   outcome.fired = runs.length;
   outcome.firstRunAfter = runs.length > 0 ? now : null;
   return outcome;
+}
+
+function countFirings(metrics: HangarMetrics, firings: BatchOutcome["firings"]): void {
+  for (const { graphId, lagSeconds } of firings) metrics.cronFired(graphId === null ? "refused" : "fired", lagSeconds);
+  metrics.runsCreatedByCron(firings.flatMap(({ graphId }) => (graphId === null ? [] : [graphId])));
 }
 
 /** The first slot after now (see the catch-up rule), or null once past end_time. Memoized per batch: crons share schedules. */

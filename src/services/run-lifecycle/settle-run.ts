@@ -37,7 +37,7 @@ export async function settleRun(
   run: Run,
   result: ExecutionResult,
   output: RunOutput = {},
-): Promise<{ threadHasActiveRuns: boolean }> {
+): Promise<SettleResult> {
   await Promise.all([output.eventsStored ?? ctx.streaming.store.flush(), ctx.db.checkpointer.writesSettled(run.runId), output.traced]);
 
   if (result.kind === "released") {
@@ -60,7 +60,7 @@ export async function settleRun(
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
     announceRunEnd(ctx, run, "deleted");
-    return { threadHasActiveRuns: true };
+    return { threadHasActiveRuns: true, finalStatus: "rolled_back" };
   }
 
   const settled = await recordOutcome(ctx, workerId, run, result);
@@ -82,7 +82,13 @@ export async function settleRun(
       },
     );
   }
-  return { threadHasActiveRuns: settled.threadHasActiveRuns };
+  return { threadHasActiveRuns: settled.threadHasActiveRuns, finalStatus: settled.status };
+}
+
+/** finalStatus: how the run ended, when this settle ended it (not on release or a lost lease). */
+export interface SettleResult {
+  threadHasActiveRuns: boolean;
+  finalStatus?: RunStatus | "rolled_back";
 }
 
 /**
