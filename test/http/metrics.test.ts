@@ -53,7 +53,7 @@ function value(families: Families, name: string, labels: Record<string, string> 
 async function observations(families: Families, name: string, labels: Record<string, string> = {}): Promise<number> {
   expect(families.find((candidate) => candidate.name === name)?.type).toBe("HISTOGRAM");
   const histogram = server.hangar.runtime.metrics!.registry.getSingleMetric(name)!;
-  const { values } = await histogram.get();
+  const values = (await histogram.get()).values as Array<{ metricName?: string; labels: Record<string, string | number>; value: number }>;
   const count = values.find(
     (sample) => sample.metricName === `${name}_count` && Object.entries(labels).every(([key, wanted]) => sample.labels[key] === wanted),
   );
@@ -61,7 +61,7 @@ async function observations(families: Families, name: string, labels: Record<str
 }
 
 async function histogramSum(name: string): Promise<number> {
-  const { values } = await server.hangar.runtime.metrics!.registry.getSingleMetric(name)!.get();
+  const values = (await server.hangar.runtime.metrics!.registry.getSingleMetric(name)!.get()).values as Array<{ metricName?: string; value: number }>;
   return Number(values.find((sample) => sample.metricName === `${name}_sum`)?.value ?? 0);
 }
 

@@ -4,6 +4,7 @@ import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
 import { insertCronRuns } from "../../db/sql/insert-cron-runs.js";
+import { insertRefusedFirings } from "../../db/sql/cron-firings.js";
 import { insertCronThreads } from "../../db/sql/insert-cron-threads.js";
 import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
 import { lockCronThreads } from "../../db/sql/lock-cron-threads.js";
@@ -127,6 +128,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
   const newThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
   const busyThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
+  const refusals: Array<{ firingId: string; cronId: string; threadId: string }> = [];
   const runs: Array<{ run: Run; cronId: string }> = [];
 
   for (const item of due) {
@@ -150,6 +152,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
     const active = action === "queue" ? [] : await lockActiveRuns(manager, cron.threadId);
     if (active.length > 0 && action === "refuse") {
       outcome.refused++;
+      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId });
       outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       continue;
@@ -165,6 +168,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
   await insertCronThreads(manager, newThreads, now);
   await insertCronRuns(manager, runs);
   await markThreadsRunning(manager, busyThreads, now);
+  await insertRefusedFirings(manager, refusals, now);
   await advanceCrons(manager, advances);
   outcome.fired = runs.length;
   outcome.firstRunAfter = runs.length > 0 ? now : null;
