@@ -21,6 +21,7 @@ Environment:
   HOST, PORT        listen address (default 127.0.0.1:2024)
   HANGAR_API_KEYS   comma-separated API keys; unset leaves the API open
   REDIS_URL         fan run events out across processes (needed when API and worker are split)
+  HANGAR_METRICS_PORT  serve /metrics, /ok and /ready on their own port (unauthenticated)
   HANGAR_WORKER_CONCURRENCY  runs executed at once per process (default 16)
   HANGAR_CRON_BATCH_SIZE     crons fired per transaction (default 1000)
   HANGAR_CRON_POLL_MS        the cron scheduler's safety-net poll (default 30000)

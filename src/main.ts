@@ -77,7 +77,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const customRoutes = await loadCustomRoutes(deployment, loader);
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
   const generativeUi = config.roles.api ? await loadGenerativeUi(deployment, log) : new Map();
-  if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
+  // Only a process that serves the API can leave it open (`hangar worker` serves no HTTP).
+  if (config.roles.api && config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(
       "The API is open to anyone who can reach it: set HANGAR_API_KEYS (shared keys for trusted backends) " +
         "or give langgraph.json an auth.path module with an authenticate handler (per-user auth)",
