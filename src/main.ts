@@ -76,7 +76,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
-  const generativeUi = config.roles.api ? await loadGenerativeUi(deployment, log) : new Map();
+  const generativeUi = config.roles.api && deployment.http?.disable_ui !== true ? await loadGenerativeUi(deployment, log) : new Map();
   // Only a process that serves the API can leave it open (`hangar worker` serves no HTTP).
   if (config.roles.api && config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(

@@ -48,5 +48,6 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     threadTtl: runtime.deployment.checkpointer.ttl,
     webhookPolicy: runtime.webhooks.policy,
     metrics: runtime.metrics,
+    webhooksDisabled: runtime.deployment.http?.disable_webhooks === true,
   };
 }

@@ -10,6 +10,7 @@ import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
+import { accessLog } from "./access-log.js";
 import { corsMiddleware } from "./cors-policy.js";
 import { isCustomRouteAuthEnabled } from "./custom-routes.js";
 import { mountUiAssets, mountUiComponents } from "./generative-ui.js";
@@ -36,6 +37,8 @@ export function createHttpApp(
   const customRoutes = runtime.customRoutes ?? null;
   const authenticateCustomRoutes = customRoutes !== null && isCustomRouteAuthEnabled(runtime.deployment);
 
+  // The access log wraps everything, so its line has the status and time whoever answered.
+  app.use("*", accessLog(runtime.deployment, runtime.log.child({ component: "http" })));
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   const authentication = authenticationMiddleware(runtime, { apiKeys, customAuth: runtime.customAuth }, maxBodyBytes);
@@ -52,9 +55,10 @@ export function createHttpApp(
   // Open like /ok: orchestrators' probes carry no credentials.
   mountReadiness(app, runtime);
   mountConsole(app, runtime.config.consoleDir, runtime.log);
-  mountUiAssets(app, runtime.generativeUi ?? new Map());
+  const ui = runtime.deployment.http?.disable_ui === true ? new Map() : (runtime.generativeUi ?? new Map());
+  mountUiAssets(app, ui);
   if (!authenticateCustomRoutes) app.use("*", authentication);
-  mountUiComponents(app, runtime.generativeUi ?? new Map(), maxBodyBytes, runtime.log);
+  mountUiComponents(app, ui, maxBodyBytes, runtime.log);
   // Authenticated like the API (HANGAR_API_KEYS or custom auth), unless on its own port.
   if (runtime.config.metricsPort === null) mountMetrics(app, runtime);
 
@@ -93,7 +97,7 @@ function isOpenPath(method: string, pathname: string): boolean {
 function authenticationMiddleware(runtime: HangarRuntime, settings: RequestAuthentication, maxBodyBytes: number): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     if (isOpenPath(c.req.method, c.req.path)) return next();
-    const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
+    const log = runtime.log.child({ requestId: c.get("requestId") ?? randomUUID() });
     c.set("log", log);
     const declaredLength = Number(c.req.header("content-length") ?? 0);
     if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);

@@ -32,6 +32,8 @@ export interface ServiceContext {
   threadTtl?: { defaultTtlMinutes: number | null };
   /** langgraph.json `webhooks.url` + HANGAR_WEBHOOK_ALLOWED_NETWORKS: where run webhooks may go. */
   webhookPolicy?: WebhookUrlPolicy;
+  /** langgraph.json `http.disable_webhooks`: finished runs queue no webhook call. */
+  webhooksDisabled?: boolean;
   /** The process's Prometheus metrics (absent in contexts built by hand, e.g. some tests). */
   metrics?: HangarMetrics;
 }

@@ -134,7 +134,7 @@ async function recordOutcome(
   } catch (error) {
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
     // The outcome and its webhook commit together, or neither.
-    const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+    const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
     const recorded = await withTransaction(ctx.db, async (transaction) => {
       const finished = await finishRun(transaction, outcome);
       if (finished && webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
@@ -144,7 +144,7 @@ async function recordOutcome(
     return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error, webhookQueued: recorded && webhook !== null };
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
-  const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
   const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread }, webhook });
   return {
     ...settled,
