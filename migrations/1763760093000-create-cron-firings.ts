@@ -6,7 +6,9 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * foreign key to runs and outlives both; it goes with its cron. The run's status is copied by
  * triggers on the runs of crons only (cron_id set), so other runs pay nothing: started_at when
  * it starts running, ended_at, status and error when it finishes; a run deleted before it
- * finished (its thread deleted, a rollback) ends the firing as `deleted`.
+ * finished (its thread deleted, a rollback) ends the firing as `deleted`. A firing that queued a
+ * run has the run's id as its own (firing_id = run_id), so the triggers find it by primary key
+ * and firing adds one index less to maintain; a refused firing has an id of its own.
  */
 export class CreateCronFirings1763760093000 implements MigrationInterface {
   name = "CreateCronFirings1763760093000";
@@ -25,12 +27,11 @@ export class CreateCronFirings1763760093000 implements MigrationInterface {
         error jsonb
       )`);
     await queryRunner.query(`CREATE INDEX cron_firings_cron_idx ON cron_firings (cron_id, fired_at DESC, firing_id DESC)`);
-    await queryRunner.query(`CREATE UNIQUE INDEX cron_firings_run_idx ON cron_firings (run_id) WHERE run_id IS NOT NULL`);
     await queryRunner.query(`
       CREATE FUNCTION hangar_cron_firing_follows_run() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'DELETE' THEN
-          UPDATE cron_firings SET status = 'deleted', ended_at = now() WHERE run_id = OLD.run_id;
+          UPDATE cron_firings SET status = 'deleted', ended_at = now() WHERE firing_id = OLD.run_id;
           RETURN NULL;
         END IF;
         UPDATE cron_firings SET
@@ -38,7 +39,7 @@ export class CreateCronFirings1763760093000 implements MigrationInterface {
           started_at = CASE WHEN NEW.status = 'running' THEN coalesce(started_at, now()) ELSE started_at END,
           ended_at = CASE WHEN NEW.status IN ('success', 'error', 'timeout', 'interrupted') THEN now() END,
           error = NEW.error
-        WHERE run_id = NEW.run_id;
+        WHERE firing_id = NEW.run_id;
         RETURN NULL;
       END $$`);
     await queryRunner.query(`
