@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CuttableProxy } from "../helpers/cuttable-proxy.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -43,6 +44,45 @@ describe("event fan-out between processes through Redis", () => {
     const run = await executing.client.runs.create(thread.thread_id, "slow", { input: human("join"), context: { step_ms: 50 } });
     const values = await apiOnly.client.runs.join(thread.thread_id, run.run_id);
     expect((values as { messages: unknown[] }).messages).toHaveLength(4);
+  });
+});
+
+describe("event fan-out after Redis drops and comes back", () => {
+  let proxy: CuttableProxy;
+  let behindProxy: TestServer;
+  beforeAll(async () => {
+    const redis = new URL(REDIS_URL);
+    proxy = new CuttableProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    await proxy.listen();
+    behindProxy = await startTestServer({ database, env: { REDIS_URL: proxy.proxiedUrl(REDIS_URL) }, roles: { api: true, worker: false, cron: false } });
+  });
+  afterAll(async () => {
+    await proxy?.restore();
+    await behindProxy?.close();
+    await proxy?.close();
+  });
+
+  it("resubscribes: live events reach a process whose Redis connection was cut and restored", async () => {
+    await proxy.cut("reset");
+    await proxy.restore();
+    // Live again once the subscriber has reconnected and resubscribed (within seconds).
+    await vi.waitFor(
+      async () => {
+        const thread = await behindProxy.client.threads.create();
+        const arrivals: number[] = [];
+        const started = Date.now();
+        for await (const part of behindProxy.client.runs.stream(thread.thread_id, "slow", {
+          input: human("after the cut"),
+          streamMode: "updates",
+          context: { step_ms: 150 },
+        })) {
+          if (part.event === "updates") arrivals.push(Date.now() - started);
+        }
+        expect(arrivals).toHaveLength(3);
+        expect(arrivals[2]! - arrivals[0]!).toBeGreaterThan(200);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   });
 });
 
