@@ -8,6 +8,20 @@ const RUN_DURATION_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
 /** Seconds a due run waits for a worker: milliseconds when idle, up to minutes when saturated. */
 const WAIT_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
+/**
+ * Process metrics (memory, CPU, event-loop lag, GC, handles) describe the process, not one
+ * running Hangar, and prom-client's collector starts an event-loop monitor and a GC observer it
+ * never stops: collected once per process, into a registry of their own, merged into each scrape.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** Something counted while it is open (a stream, a subscription): `open()` returns its close. */
 export interface OpenCounter {
   open(): () => void;
@@ -33,12 +47,11 @@ export class HangarMetrics {
   readonly sseStreams: OpenCounter;
   readonly webSocketSubscriptions: OpenCounter;
 
-  constructor(options: { db?: Database; defaultMetrics?: boolean } = {}) {
+  private readonly withProcessMetrics: boolean;
+
+  constructor(options: { db?: Database; processMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    if (options.defaultMetrics !== false) {
-      // Process memory, CPU, event-loop lag (and its percentiles), handles, GC.
-      collectDefaultMetrics({ register: this.registry });
-    }
+    this.withProcessMetrics = options.processMetrics !== false;
     this.runsCreated = new Counter({ name: "hangar_runs_created_total", help: "Runs queued (by API calls and cron firings)", labelNames: ["graph"], registers });
     this.runsStarted = new Counter({ name: "hangar_runs_started_total", help: "Run attempts a worker of this process started", labelNames: ["graph"], registers });
     this.runsFinished = new Counter({
@@ -117,7 +130,8 @@ export class HangarMetrics {
 
   /** The exposition text (Prometheus' text format) and its content type. */
   async expose(): Promise<{ body: string; contentType: string }> {
-    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+    const registry = this.withProcessMetrics ? Registry.merge([processMetrics(), this.registry]) : this.registry;
+    return { body: await registry.metrics(), contentType: registry.contentType };
   }
 
   private registerDatabaseGauges(db: Database): void {
