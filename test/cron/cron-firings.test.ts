@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CRON_FIRINGS_KEPT } from "../../src/domain/cron.js";
+import { createServiceContext } from "../../src/runtime.js";
+import { cronsService } from "../../src/services/crons.service.js";
 import { CronFiringsDocument } from "../graphql/generated/graphql.js";
 import { executeOk } from "../graphql/helpers.js";
 import { makeCronsDue, sql } from "../helpers/sql.js";
@@ -104,5 +107,25 @@ describe("cron firing records", () => {
     });
     const withFirings = (await response.json()) as Array<Record<string, unknown>>;
     expect(withFirings.every((cron) => "last_firing" in cron)).toBe(true);
+  });
+
+  it("keeps each cron's newest firings when pruned (the hourly sweep)", async () => {
+    const cron = await server.client.crons.create("echo", { schedule: "0 0 1 1 *", input: human("old") });
+    const total = CRON_FIRINGS_KEPT + 5;
+    await sql(
+      server.database,
+      `INSERT INTO cron_firings (firing_id, cron_id, status, fired_at)
+       SELECT gen_random_uuid(), $1, 'success', now() - make_interval(mins => n) FROM generate_series(1, $2) AS n`,
+      [cron.cron_id, total],
+    );
+    const ctx = createServiceContext(server.hangar.runtime, { kind: "anonymous" });
+    expect(await cronsService.pruneFirings(ctx)).toBe(5);
+    const [kept] = await sql<{ count: number; oldest_minutes: number }>(
+      server.database,
+      "SELECT count(*)::int AS count, round(extract(epoch FROM now() - min(fired_at)) / 60)::int AS oldest_minutes FROM cron_firings WHERE cron_id = $1",
+      [cron.cron_id],
+    );
+    // The newest 100 (1 to 100 minutes old) stay; the 5 oldest went.
+    expect(kept).toEqual({ count: CRON_FIRINGS_KEPT, oldest_minutes: CRON_FIRINGS_KEPT });
   });
 });

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { CronFiring, CronFiringStatus } from "../../domain/cron.js";
 import type { JsonObject } from "../../domain/json.js";
+import { runStatement } from "../run-statement.js";
 
 interface FiringRow {
   firing_id: string;
@@ -79,7 +80,9 @@ export async function selectFirings(
 
 /** Keeps each cron's newest `keep` firings; deletes at most `limit` older ones per call. */
 export async function deleteOldFirings(manager: EntityManager, keep: number, limit: number): Promise<number> {
-  const rows: Array<{ firing_id: string }> = await manager.query(
+  // runStatement: TypeORM's query() answers a DELETE with [rows, count], not the rows.
+  const result = await runStatement(
+    manager,
     `DELETE FROM cron_firings WHERE firing_id IN (
        SELECT firing_id FROM (
          SELECT firing_id, row_number() OVER (PARTITION BY cron_id ORDER BY fired_at DESC, firing_id DESC) AS newer
@@ -88,5 +91,5 @@ export async function deleteOldFirings(manager: EntityManager, keep: number, lim
      ) RETURNING firing_id`,
     [keep, limit],
   );
-  return rows.length;
+  return result.rows.length;
 }
