@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   HANGAR_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   REDIS_URL: z.string().min(1).optional(),
+  HANGAR_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   HANGAR_TRACE_GRAPH_RUNS: z.enum(["true", "false", "1", "0"]).default("true"),
   HANGAR_RUN_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
@@ -107,6 +108,8 @@ export interface HangarConfig {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   redisUrl: string | null;
+  /** Serve /metrics (and /ok, /ready) on this port of HOST instead of the API's; null: on the API's. */
+  metricsPort: number | null;
   /** Runs one process executes at the same time. */
   workerConcurrency: number;
   /** Record Hangar's own graph runs (nodes, model calls) in the trace store. */
@@ -186,6 +189,7 @@ export function loadConfig(
     requestTimeoutMs: values.HANGAR_REQUEST_TIMEOUT_MS,
     shutdownGraceMs: values.HANGAR_SHUTDOWN_GRACE_MS,
     redisUrl: values.REDIS_URL ?? null,
+    metricsPort: values.HANGAR_METRICS_PORT ?? null,
     workerConcurrency: values.HANGAR_WORKER_CONCURRENCY,
     dbPoolSize: values.HANGAR_DB_POOL_SIZE,
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,

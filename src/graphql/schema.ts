@@ -9,6 +9,7 @@ import "./modules/run/mutations.js";
 import "./modules/run/subscriptions.js";
 import "./modules/thread-events.js";
 import "./modules/cron/cron.js";
+import "./modules/cron/cron-firing.js";
 import "./modules/cron/mutations.js";
 import "./modules/trace/usage.js";
 import "./modules/trace/rendered.js";

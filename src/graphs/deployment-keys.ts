@@ -30,6 +30,10 @@ const HONOURED_HTTP = new Set([
   // Agent protocols (src/mcp, src/a2a): off switches, and which assistants each offers.
   "disable_mcp",
   "disable_a2a",
+  "disable_ui",
+  "disable_webhooks",
+  // One access log line per request (http/access-log.ts), with these request headers.
+  "logging_headers",
   "mcp",
   "a2a",
 ]);

@@ -196,11 +196,14 @@ class ProtocolSocket {
   }
 
   private async pump(subscriptionId: string, events: AsyncGenerator<unknown>): Promise<void> {
+    const closeCount = this.context.ctx.metrics?.webSocketSubscriptions.open();
     try {
       for await (const event of events) this.send(event);
     } catch (error) {
       this.log.error({ err: error, subscriptionId }, "protocol subscription failed; closing its socket");
       this.socket.close(1011, "subscription failed");
+    } finally {
+      closeCount?.();
     }
   }
 }

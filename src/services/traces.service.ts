@@ -75,7 +75,9 @@ export const tracesService = {
    */
   async ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
     requireOperator(ctx, "Trace ingestion and reads");
-    return ingestTraceRuns(ctx, input);
+    const stored = await ingestTraceRuns(ctx, input);
+    ctx.metrics?.traceRunsStored(stored.runIds.length);
+    return stored;
   },
 
   /**

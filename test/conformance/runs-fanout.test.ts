@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSplitProcesses, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CuttableProxy } from "../helpers/cuttable-proxy.js";
+import { startSplitProcesses, startTestServer, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
@@ -38,6 +39,46 @@ describe("event fan-out between processes through Redis", () => {
     const run = await executing.client.runs.create(thread.thread_id, "slow", { input: human("join"), context: { step_ms: 50 } });
     const values = await apiOnly.client.runs.join(thread.thread_id, run.run_id);
     expect((values as { messages: unknown[] }).messages).toHaveLength(4);
+  });
+});
+
+describe("event fan-out after Redis drops and comes back", () => {
+  let proxy: CuttableProxy;
+  let behindProxy: TestServer;
+  beforeAll(async () => {
+    const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+    const redis = new URL(redisUrl);
+    proxy = new CuttableProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    await proxy.listen();
+    behindProxy = await startTestServer({ database: processes.database, env: { REDIS_URL: proxy.proxiedUrl(redisUrl) }, roles: { api: true, worker: false, cron: false } });
+  });
+  afterAll(async () => {
+    await proxy?.restore();
+    await behindProxy?.close();
+    await proxy?.close();
+  });
+
+  it("resubscribes: live events reach a process whose Redis connection was cut and restored", async () => {
+    await proxy.cut("reset");
+    await proxy.restore();
+    // Live again once the subscriber has reconnected and resubscribed (within seconds).
+    await vi.waitFor(
+      async () => {
+        const thread = await behindProxy.client.threads.create();
+        const arrivals: number[] = [];
+        const started = Date.now();
+        for await (const part of behindProxy.client.runs.stream(thread.thread_id, "slow", {
+          input: human("after the cut"),
+          streamMode: "updates",
+          context: { step_ms: 150 },
+        })) {
+          if (part.event === "updates") arrivals.push(Date.now() - started);
+        }
+        expect(arrivals).toHaveLength(3);
+        expect(arrivals[2]! - arrivals[0]!).toBeGreaterThan(200);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
   });
 });
 

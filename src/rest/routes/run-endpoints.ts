@@ -44,6 +44,7 @@ export async function streamNewRun(
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
   return sseResponse(runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, signal: abort.signal }), {
     abort,
+    openStreams: ctx.metrics?.sseStreams,
     headers: { "Content-Location": location, Location: `${location}/stream` },
     onDisconnect: cancelOnDisconnect
       ? cancelAfterDisconnect(ctx, run.runId)
@@ -125,6 +126,7 @@ export function joinRunStream(
     }),
     {
       abort,
+      openStreams: ctx.metrics?.sseStreams,
       onDisconnect: query.cancel_on_disconnect
         ? cancelAfterDisconnect(ctx, run.runId)
         : undefined,

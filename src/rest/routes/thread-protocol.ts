@@ -46,7 +46,7 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
           yield { runId: "", threadId, seq: 0, event: event.method, data: JSON.stringify(event), streamId: event.event_id };
         }
       })(),
-      { abort, heartbeatMs: runtime.config.protocolHeartbeatMs },
+      { abort, heartbeatMs: runtime.config.protocolHeartbeatMs, openStreams: ctx(c).metrics?.sseStreams },
     );
   });
 

@@ -59,6 +59,7 @@ export async function createRun(ctx: ServiceContext, request: RunCreateRequest):
   }
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
   ctx.streaming.signals.runPending(run.runAfter);
+  ctx.metrics?.runCreated(run.kwargs.graphId);
   return run;
 }
 
@@ -88,6 +89,7 @@ export async function createRunBatch(ctx: ServiceContext, requests: readonly Run
   });
   for (const { run } of entries) ctx.streaming.signals.runCreated(run.runId, run.threadId);
   for (const { run } of entries) ctx.streaming.signals.runPending(run.runAfter);
+  for (const { run } of entries) ctx.metrics?.runCreated(run.kwargs.graphId);
   return entries.map((entry) => entry.run);
 }
 
