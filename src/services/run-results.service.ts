@@ -1,7 +1,7 @@
 import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { RunStreamEvent } from "../domain/run-event.js";
+import { runMetadataEvent, type RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished, type Run, type RunOutcome } from "../domain/run.js";
 import type { RunCreateRequest } from "../domain/run-request.js";
 import { openRunStream, readRunStream, type RunStreamReader, type RunStreamRequest, type RunStreamSources } from "../streaming/read-run-stream.js";
@@ -23,6 +23,20 @@ export type RunResult = Record<string, unknown>;
 async function readRun(ctx: ServiceContext, runId: string): Promise<Run | null> {
   const [run] = await selectRuns(ctx.db.dataSource.manager, [runId]);
   return run ?? null;
+}
+
+// A run's first claim makes it attempt 1 (claim-runs.ts), whose events are numbered from 1.
+const FIRST_ATTEMPT = 1;
+const FIRST_SEQ = 1;
+
+/** `first`, then the reader's events; stops the reader however it ends (even before its first read). */
+async function* startingWith(first: RunStreamEvent, reader: RunStreamReader): AsyncGenerator<RunStreamEvent> {
+  try {
+    yield first;
+    yield* reader.events;
+  } finally {
+    reader.close();
+  }
 }
 
 function streamSources(ctx: ServiceContext): RunStreamSources {
@@ -130,7 +144,9 @@ export const runResultsService = {
   /**
    * Queues a run and follows its stream (create-and-stream, create-and-wait). The stream is
    * opened before the run is queued, so it hears every event as it comes and reads nothing
-   * first: no status or replay read, which a stream of an existing run needs. `signal` ends it.
+   * first: no status or replay read, which a stream of an existing run needs. Its first event,
+   * the first attempt's `metadata` (seq 1), is sent as soon as the run is queued, the text its
+   * worker will store; the worker's own is then the duplicate the reader skips. `signal` ends it.
    */
   async createAndStream(
     ctx: ServiceContext,
@@ -139,10 +155,10 @@ export const runResultsService = {
   ): Promise<{ run: Run; events: AsyncGenerator<RunStreamEvent> }> {
     let reader: RunStreamReader | undefined;
     const open = (run: Run) =>
-      openRunStream(streamSources(ctx), { runId: run.runId, threadId: run.threadId, ...options, openedBeforeQueued: true });
+      openRunStream(streamSources(ctx), { runId: run.runId, threadId: run.threadId, ...options, afterSeq: FIRST_SEQ, openedBeforeQueued: true });
     try {
       const run = await createRun(ctx, request, { beforeQueued: (composed) => (reader ??= open(composed)) });
-      return { run, events: reader!.events };
+      return { run, events: startingWith(runMetadataEvent(run, FIRST_ATTEMPT, FIRST_SEQ), reader!) };
     } catch (error) {
       reader?.close();
       throw error;
