@@ -14,11 +14,18 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    globalSetup: ["test/helpers/global-setup.ts"],
+    globalSetup: ["test/helpers/node-version-setup.ts", "test/helpers/global-setup.ts"],
     // Each file clones its own database, so files run in parallel; servers take a moment to boot.
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    poolOptions: {
+      forks: {
+        // The langsmith tests call readRun() and listRuns() on purpose (clients in use still call
+        // them); their deprecation notices are not news in every run's output.
+        execArgv: ["--disable-warning=LANGSMITH_DEPRECATED_READ_RUN", "--disable-warning=LANGSMITH_DEPRECATED_LIST_RUNS"],
+      },
+    },
     // @langchain/langgraph-checkpoint-validation's specs call describe/it/expect as globals.
     globals: true,
     // Files share a worker's module cache: each file still gets its own database and servers, and

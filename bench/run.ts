@@ -11,6 +11,8 @@
  *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1; an open-loop phase measures create→join at BENCH_PACED_RATE
  *   runs/s (200; BENCH_PACED_RUNS, 2000).
  * - crud (bench/crud.ts): assistants and threads REST operations; BENCH_CONCURRENCY, BENCH_OPERATIONS.
+ * - graphql (bench/graphql.ts): the console's thread list over GraphQL on an API-only server:
+ *   server CPU per request; BENCH_CONCURRENCY, BENCH_OPERATIONS.
  * - crons (bench/crons.ts): 10,000 crons due at one minute boundary: firing lag p50/p99, the
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
@@ -34,6 +36,7 @@ import { timestamp } from "./bench-kit.js";
 import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
+import { graphqlSuite } from "./graphql.js";
 import { protocolSuite } from "./protocol.js";
 import { runEngineSuite } from "./runs.js";
 import { startupSuite } from "./startup.js";
@@ -42,6 +45,7 @@ import { storeSuite } from "./store.js";
 const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   runs: runEngineSuite,
   crud: crudSuite,
+  graphql: graphqlSuite,
   crons: cronsSuite,
   graph: graphOverheadSuite,
   store: storeSuite,

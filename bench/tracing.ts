@@ -8,11 +8,18 @@
  * scenario starts on an empty table. Prints one JSON line per scenario with runs/s and the ratio
  * to that floor.
  *
+ * The same LLM calls are also sent as OpenTelemetry spans (GenAI semantic conventions, made by
+ * the OpenTelemetry SDK and serialized by its official protobuf serializer) to POST
+ * /otel/v1/traces. Each scenario reports the process CPU per run or span (server and the fetch
+ * client share this process; the client's share is alike for both paths).
+ *
  * Request bodies are built before the clock starts, so the numbers measure the server, not the
  * payload generator that shares its process.
  */
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import pg from "pg";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
@@ -117,25 +124,87 @@ function buildBodies(startMs: number, build: (runs: WireRun[]) => { body: string
   return bodies;
 }
 
-/** Runs the tasks with CONCURRENCY in flight; returns runs/s. */
-async function measure(tasks: Array<() => Promise<void>>): Promise<number> {
+/** The same LLM calls as GenAI-convention spans, serialized per batch by OpenTelemetry's protobuf serializer. */
+function otlpBodies(startMs: number, runs = RUNS): Array<{ body: Uint8Array<ArrayBuffer>; contentType: string }> {
+  const recorded = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: recorded })] });
+  const tracer = provider.getTracer("bench");
+  for (let index = 0; index < runs; index++) {
+    const run = llmRun(index, startMs + index * 10);
+    const span = tracer.startSpan("chat gpt-4o-mini", {
+      startTime: new Date(startMs + index * 10),
+      attributes: {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.response.model": run.outputs.model,
+        "gen_ai.request.temperature": 0.2,
+        "gen_ai.usage.input_tokens": 41,
+        "gen_ai.usage.output_tokens": 38,
+        "gen_ai.conversation.id": run.extra.metadata.thread_id,
+        "gen_ai.system_instructions": JSON.stringify([{ type: "text", content: run.inputs.messages[0].content }]),
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: run.inputs.messages[1].content }] }]),
+        "gen_ai.output.messages": JSON.stringify([
+          { role: "assistant", parts: [{ type: "text", content: run.outputs.choices[0].message.content }], finish_reason: "stop" },
+        ]),
+      },
+    });
+    span.end(new Date(startMs + index * 10 + 850));
+  }
+  const spans: ReadableSpan[] = recorded.getFinishedSpans();
+  const bodies = [];
+  for (let offset = 0; offset < spans.length; offset += BATCH) {
+    // Copied into a Uint8Array of its own ArrayBuffer, which fetch takes as a body.
+    const body = new Uint8Array(ProtobufTraceSerializer.serializeRequest(spans.slice(offset, offset + BATCH))!);
+    bodies.push({ body, contentType: "application/x-protobuf" });
+  }
+  return bodies;
+}
+
+interface Rate {
+  perSecond: number;
+  /** Process CPU per run (or span), microseconds. */
+  cpuMicros: number;
+}
+
+/** Runs the tasks with CONCURRENCY in flight; returns runs/s and CPU per run. */
+async function measure(tasks: Array<() => Promise<void>>): Promise<Rate> {
   let next = 0;
+  // The payloads were just built (the OTLP ones from SDK spans): their garbage is collected now,
+  // not on the clock of whichever scenario runs next (npm run bench:tracing passes --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < tasks.length) await tasks[next++]();
     }),
   );
-  return Math.round(RUNS / ((performance.now() - started) / 1000));
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perSecond: Math.round(RUNS / ((performance.now() - started) / 1000)), cpuMicros: Math.round((cpu.user + cpu.system) / RUNS) };
 }
 
-async function sendAll(url: string, bodies: Array<{ body: string; contentType: string }>): Promise<number> {
+async function sendAll(url: string, bodies: Array<{ body: string | Uint8Array<ArrayBuffer>; contentType: string }>, expectedStatus = 202): Promise<Rate> {
   return measure(
     bodies.map(({ body, contentType }) => async () => {
       const response = await fetch(url, { method: "POST", headers: { "content-type": contentType }, body });
-      if (response.status !== 202) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+      if (response.status !== expectedStatus) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
     }),
   );
+}
+
+/** Bytes per stored run: the trace_runs table with its indexes and TOAST, over its rows. */
+async function bytesPerRun(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("VACUUM ANALYZE trace_runs");
+    const { rows } = await client.query("SELECT pg_total_relation_size('trace_runs') AS bytes, (SELECT count(*) FROM trace_runs) AS runs");
+    return Math.round(Number(rows[0].bytes) / Number(rows[0].runs));
+  } finally {
+    await client.end();
+  }
 }
 
 /** The rows the server stored, as pg parameters (jsonb as JSON text), then the table emptied. */
@@ -169,7 +238,7 @@ async function plainInsert(databaseUrl: string, { columns, rows }: Awaited<Retur
       const values = chunk.map((_, r) => `(${columns.map((__, c) => `$${r * columns.length + c + 1}`).join(", ")})`);
       statements.push({ text: `INSERT INTO trace_runs (${columns.join(", ")}) VALUES ${values.join(", ")}`, values: chunk.flat() });
     }
-    return await measure(statements.map((statement) => async () => void (await pool.query(statement))));
+    return (await measure(statements.map((statement) => async () => void (await pool.query(statement))))).perSecond;
   } finally {
     await pool.end();
   }
@@ -183,7 +252,8 @@ async function main() {
   const config = loadConfig({ DATABASE_URL: url.toString(), PORT: "0", LOG_LEVEL: "error" }, { configPath: "examples/langgraph.json" });
   const hangar = await startHangar(config, createLogger("error"));
   try {
-    const report = (scenario: string, perSecond: number, floor?: number) =>
+    const report = (scenario: string, rate: Rate | number, floor?: number, extra: Record<string, number> = {}) => {
+      const perSecond = typeof rate === "number" ? rate : rate.perSecond;
       console.log(
         JSON.stringify({
           scenario,
@@ -191,24 +261,33 @@ async function main() {
           batch: BATCH,
           concurrency: CONCURRENCY,
           runs_per_second: perSecond,
+          ...(typeof rate === "number" ? {} : { cpu_us_per_run: rate.cpuMicros }),
           ...(floor ? { ratio_to_plain_insert: Number((perSecond / floor).toFixed(2)) } : {}),
+          ...extra,
           rss_mb: Math.round(process.memoryUsage().rss / 1024 / 1024),
         }),
       );
+    };
     // Warm-up of both paths: JIT, connection pool and the price cache.
     await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2024-01-01T00:00:00Z"), batchBody, 4 * BATCH));
     await sendAll(`${hangar.url}/tracing/runs/multipart`, buildBodies(Date.parse("2024-02-01T00:00:00Z"), multipartBody, 4 * BATCH));
+    await sendAll(`${hangar.url}/otel/v1/traces`, otlpBodies(Date.parse("2024-03-01T00:00:00Z"), 4 * BATCH), 200);
     await takeStoredRows(url.toString());
     const batchRate = await sendAll(`${hangar.url}/tracing/runs/batch`, buildBodies(Date.parse("2025-01-01T00:00:00Z"), batchBody));
+    const batchBytes = await bytesPerRun(url.toString());
     const storedRows = await takeStoredRows(url.toString());
+    const otlpRate = await sendAll(`${hangar.url}/otel/v1/traces`, otlpBodies(Date.parse("2025-03-01T00:00:00Z")), 200);
+    const otlpBytes = await bytesPerRun(url.toString());
+    await takeStoredRows(url.toString());
     const multipartRate = await sendAll(
       `${hangar.url}/tracing/runs/multipart`,
       buildBodies(Date.parse("2025-02-01T00:00:00Z"), multipartBody),
     );
     await takeStoredRows(url.toString());
     const floor = await plainInsert(url.toString(), storedRows);
-    report("POST /tracing/runs/batch", batchRate, floor);
+    report("POST /tracing/runs/batch", batchRate, floor, { stored_bytes_per_run: batchBytes });
     report("POST /tracing/runs/multipart", multipartRate, floor);
+    report("POST /otel/v1/traces (OTLP protobuf, GenAI spans)", otlpRate, floor, { stored_bytes_per_run: otlpBytes });
     report("plain multi-row INSERT (pg, same rows)", floor);
   } finally {
     await hangar.close();

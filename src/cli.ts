@@ -1,110 +1,11 @@
 #!/usr/bin/env node
-import { parseArgs } from "node:util";
-import { loadConfig } from "./config.js";
-import { createLogger } from "./logger.js";
-import { HANGAR_VERSION } from "./version.js";
+// The CLI's entry: only the Node.js version check is imported statically, so an older Node
+// prints what to install instead of failing to link a module that needs a newer one.
+import { nodeVersionProblem } from "./node-version.js";
 
-const HELP = `hangar ${HANGAR_VERSION}: a self-hosted server for LangGraph.js agents
-
-Usage:
-  hangar serve [--config ./langgraph.json] [--port 2024] [--no-worker] [--no-cron]
-                    serve the API (REST, GraphQL), execute runs and fire crons; --no-worker
-                    executes no runs, --no-cron fires no crons (every process may fire them:
-                    each slot fires once per database)
-  hangar worker [--config ./langgraph.json] [--no-cron]
-                    execute runs and fire crons (no HTTP), beside API processes on the same database
-  hangar migrate    apply database migrations and exit
-  hangar --help | --version
-
-Environment:
-  DATABASE_URL      PostgreSQL connection string (unset: embedded database in ./.hangar)
-  HANGAR_DATA_DIR   embedded database directory (default .hangar)
-  HOST, PORT        listen address (default 127.0.0.1:2024)
-  HANGAR_API_KEYS   comma-separated API keys; unset leaves the API open
-  REDIS_URL         fan run events out across processes (needed when API and worker are split)
-  HANGAR_WORKER_CONCURRENCY  runs executed at once per process (default 16)
-  HANGAR_CRON_BATCH_SIZE     crons fired per transaction (default 1000)
-  HANGAR_CRON_POLL_MS        the cron scheduler's safety-net poll (default 30000)
-  LOG_LEVEL         fatal|error|warn|info|debug|trace (default info)
-`;
-
-async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      config: { type: "string", short: "c" },
-      port: { type: "string", short: "p" },
-      help: { type: "boolean", short: "h" },
-      version: { type: "boolean", short: "v" },
-      "no-worker": { type: "boolean" },
-      "no-cron": { type: "boolean" },
-    },
-  });
-  if (values.version) {
-    process.stdout.write(`${HANGAR_VERSION}\n`);
-    return 0;
-  }
-  const command = positionals[0];
-  if (values.help || !command) {
-    process.stdout.write(HELP);
-    return values.help ? 0 : 1;
-  }
-  const port = values.port === undefined ? undefined : Number(values.port);
-  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    process.stderr.write(`--port must be a port number, got '${values.port}'\n`);
-    return 1;
-  }
-  const cron = !values["no-cron"];
-  const roles = command === "worker" ? { api: false, worker: true, cron } : { api: true, worker: !values["no-worker"], cron };
-  const config = loadConfig(process.env, { configPath: values.config, port, roles });
-  const log = createLogger(config.logLevel);
-
-  if (command === "migrate") {
-    // Only the database layer: loading the whole server would double this command's start-up.
-    const { migrateOnly } = await import("./db/migrate.js");
-    await migrateOnly(config, log);
-    return 0;
-  }
-  if (command !== "serve" && command !== "worker") {
-    process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
-    return 1;
-  }
-  const { startHangar } = await import("./main.js");
-  const hangar = await startHangar(config, log);
-  // First signal: graceful shutdown; a second one forces the exit.
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) {
-      log.warn({ signal }, "second signal: exiting now");
-      process.exit(1);
-    }
-    signalled = true;
-    log.info({ signal }, "shutting down");
-    const deadline = setTimeout(() => {
-      log.error("shutdown deadline passed: exiting");
-      process.exit(1);
-    }, config.shutdownGraceMs + 5_000);
-    deadline.unref();
-    hangar.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", onSignal);
-  process.on("SIGINT", onSignal);
-  return -1; // keep running
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
 }
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exit(code);
-  },
-  (error: unknown) => {
-    process.stderr.write(`hangar: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+await import("./cli-commands.js");

@@ -45,13 +45,16 @@ const EnvSchema = z.object({
   HANGAR_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
   HANGAR_SHUTDOWN_GRACE_MS: z.coerce.number().int().nonnegative().default(10_000),
   REDIS_URL: z.string().min(1).optional(),
+  HANGAR_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   HANGAR_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   HANGAR_TRACE_GRAPH_RUNS: z.enum(["true", "false", "1", "0"]).default("true"),
   HANGAR_RUN_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
   HANGAR_DB_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(24),
   HANGAR_EVENT_RETENTION_SECONDS: z.coerce.number().int().min(60).default(24 * 3600),
+  HANGAR_TRACE_RETENTION_DAYS: z.coerce.number().positive().optional(),
   HANGAR_CRON_BATCH_SIZE: z.coerce.number().int().min(1).max(20_000).default(1_000),
   HANGAR_CRON_POLL_MS: z.coerce.number().int().min(100).default(30_000),
+  HANGAR_PROTOCOL_HEARTBEAT_MS: z.coerce.number().int().min(50).default(15_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NODE_ENV: z.string().default("production"),
   HANGAR_CONSOLE_DIR: z.string().min(1).optional(),
@@ -105,6 +108,8 @@ export interface HangarConfig {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   redisUrl: string | null;
+  /** Serve /metrics (and /ok, /ready) on this port of HOST instead of the API's; null: on the API's. */
+  metricsPort: number | null;
   /** Runs one process executes at the same time. */
   workerConcurrency: number;
   /** Record Hangar's own graph runs (nodes, model calls) in the trace store. */
@@ -117,10 +122,17 @@ export interface HangarConfig {
   dbPoolSize: number;
   /** How long stored stream events stay replayable (Last-Event-ID, Run.events). */
   eventRetentionSeconds: number;
+  /** Trace runs older than this many days are deleted by the TTL sweeper; null keeps them forever. */
+  traceRetentionDays: number | null;
   /** Crons the scheduler claims and fires per transaction. */
   cronBatchSize: number;
   /** The cron scheduler's longest sleep (a safety net: it wakes at each due time and on changes). */
   cronPollMs: number;
+  /**
+   * Protocol v2 streams (/threads/{id}/stream/events) send a heartbeat this often: an SSE comment
+   * line, or a WebSocket ping (a socket that answered none of the last interval's is closed).
+   */
+  protocolHeartbeatMs: number;
   /** Which parts this process runs: the HTTP API, the run worker, the cron scheduler. */
   roles: Readonly<HangarRoles>;
   logLevel: z.infer<typeof EnvSchema>["LOG_LEVEL"];
@@ -177,6 +189,7 @@ export function loadConfig(
     requestTimeoutMs: values.HANGAR_REQUEST_TIMEOUT_MS,
     shutdownGraceMs: values.HANGAR_SHUTDOWN_GRACE_MS,
     redisUrl: values.REDIS_URL ?? null,
+    metricsPort: values.HANGAR_METRICS_PORT ?? null,
     workerConcurrency: values.HANGAR_WORKER_CONCURRENCY,
     dbPoolSize: values.HANGAR_DB_POOL_SIZE,
     runLeaseMs: values.HANGAR_RUN_LEASE_MS,
@@ -184,8 +197,10 @@ export function loadConfig(
     schemasFromTypes: values.HANGAR_SCHEMAS_FROM_TYPES === "true" || values.HANGAR_SCHEMAS_FROM_TYPES === "1",
     enableTruncate: values.HANGAR_ENABLE_TRUNCATE === "true" || values.HANGAR_ENABLE_TRUNCATE === "1",
     eventRetentionSeconds: values.HANGAR_EVENT_RETENTION_SECONDS,
+    traceRetentionDays: values.HANGAR_TRACE_RETENTION_DAYS ?? null,
     cronBatchSize: values.HANGAR_CRON_BATCH_SIZE,
     cronPollMs: values.HANGAR_CRON_POLL_MS,
+    protocolHeartbeatMs: values.HANGAR_PROTOCOL_HEARTBEAT_MS,
     roles: Object.freeze({ api: true, worker: true, ...overrides.roles, cron: overrides.roles?.cron ?? true }),
     logLevel: values.LOG_LEVEL,
     isDevelopment: values.NODE_ENV === "development",

@@ -12,6 +12,7 @@ import { registerSdkLoopback } from "./http/sdk-loopback.js";
 import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
+import { loadEncryption } from "./graphs/load-encryption.js";
 import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
@@ -31,12 +32,17 @@ import { TraceRecorder } from "./services/traces/trace-recorder.js";
 import { startCronScheduler, type CronScheduler } from "./cron/cron-scheduler.js";
 import { RunWorker } from "./worker/run-worker.js";
 import { startTtlSweeper } from "./retention/ttl-sweeper.js";
+import { HangarMetrics } from "./metrics/hangar-metrics.js";
+import { startMetricsServer } from "./http/metrics-server.js";
+import type { ReadinessProbes } from "./services/readiness.service.js";
 import { WebhookDispatcher } from "./webhooks/webhook-dispatcher.js";
 import type { ServerPathFetch } from "./webhooks/webhook-sender.js";
 
 export interface RunningHangar {
   /** Empty when this process serves no HTTP (`hangar worker`). */
   url: string;
+  /** The HANGAR_METRICS_PORT server's address; absent when /metrics is on the API's port. */
+  metricsUrl?: string;
   runtime: HangarRuntime;
   worker: RunWorker | null;
   /** null when this process runs no cron scheduler (`--no-cron`). */
@@ -70,9 +76,12 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const webhooks = resolveWebhookSettings(deployment.webhooks, process.env, config.webhookAllowedNetworks);
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
+  // A module that fails to load stops start-up before the database opens: nothing is written in clear.
+  const checkpointCipher = await loadEncryption(deployment, loader, log);
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
-  const generativeUi = config.roles.api ? await loadGenerativeUi(deployment, log) : new Map();
-  if (config.apiKeys.length === 0 && !customAuth?.authenticate) {
+  const generativeUi = config.roles.api && deployment.http?.disable_ui !== true ? await loadGenerativeUi(deployment, log) : new Map();
+  // Only a process that serves the API can leave it open (`hangar worker` serves no HTTP).
+  if (config.roles.api && config.apiKeys.length === 0 && !customAuth?.authenticate) {
     log.warn(
       "The API is open to anyone who can reach it: set HANGAR_API_KEYS (shared keys for trusted backends) " +
         "or give langgraph.json an auth.path module with an authenticate handler (per-user auth)",
@@ -85,14 +94,30 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
       store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader) },
+      checkpointCipher,
     },
     log,
   );
   const releasers: Array<() => Promise<void>> = [() => db.close()];
   try {
     await migrateDatabase(db, log);
-    const streaming = await startRunStreaming(config, db, log, releasers);
-    const runtime: HangarRuntime = { config, db, graphs, deployment, log, streaming, customAuth, customRoutes, generativeUi, webhooks };
+    const readiness: ReadinessProbes = {};
+    const streaming = await startRunStreaming(config, db, log, releasers, readiness);
+    const metrics = new HangarMetrics({ db });
+    const runtime: HangarRuntime = {
+      config,
+      db,
+      graphs,
+      deployment,
+      log,
+      streaming,
+      customAuth,
+      customRoutes,
+      generativeUi,
+      webhooks,
+      metrics,
+      readiness,
+    };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));
     releasers.push(() => sweeper.close());
@@ -118,6 +143,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       });
       running.start();
       worker = running;
+      readiness.workerClaimLoop = () => running.claimLoopHealth();
       releasers.push(() => running.stop(config.shutdownGraceMs));
     }
     let scheduler: CronScheduler | null = null;
@@ -126,11 +152,18 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       scheduler = started;
       releasers.push(() => started.close());
     }
-    log.info({ url, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
+    let metricsUrl: string | undefined;
+    if (config.metricsPort !== null) {
+      const metricsServer = await startMetricsServer(runtime, config.metricsPort);
+      metricsUrl = metricsServer.url;
+      releasers.push(() => metricsServer.close());
+    }
+    log.info({ url, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
     return {
       url,
+      metricsUrl,
       runtime,
       worker,
       scheduler,
@@ -154,6 +187,7 @@ async function startRunStreaming(
   db: Database,
   log: Logger,
   releasers: Array<() => Promise<void>>,
+  readiness: ReadinessProbes,
 ): Promise<RunStreaming> {
   const streaming: RunStreaming = { bus: new RunEventBus(), store: new RunEventStore(db, log), signals: new RunSignals() };
   releasers.push(() => streaming.store.close());
@@ -172,6 +206,7 @@ async function startRunStreaming(
     const { attachRedisFanout } = await import("./streaming/redis-fanout.js");
     const fanout = await attachRedisFanout(streaming.bus, config.redisUrl, log);
     releasers.push(() => fanout.close());
+    readiness.redis = fanout.ping;
   }
   return streaming;
 }
@@ -216,9 +251,13 @@ async function releaseAll(releasers: Array<() => Promise<void>>, log: Logger): P
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EADDRINUSE") return reject(error);
+      reject(new Error(`port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT=<port> or --port <port>`));
+    };
+    server.once("error", onError);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", onError);
       resolve();
     });
   });

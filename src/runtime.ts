@@ -7,6 +7,8 @@ import type { Database } from "./db/database.js";
 import type { DeploymentConfig, GraphRegistry } from "./graphs/graph-registry.js";
 import type { WebhookSettings } from "./graphs/webhooks-config.js";
 import type { Logger } from "./logger.js";
+import type { ReadinessProbes } from "./services/readiness.service.js";
+import type { HangarMetrics } from "./metrics/hangar-metrics.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
 import type { Actor, ServiceContext } from "./services/service-context.js";
 
@@ -27,6 +29,10 @@ export interface HangarRuntime {
   customAuth: CustomAuthHandlers | null;
   /** langgraph.json `webhooks` resolved (URL policy with HANGAR_WEBHOOK_ALLOWED_NETWORKS, headers). */
   webhooks: WebhookSettings;
+  /** Prometheus metrics (GET /metrics, or HANGAR_METRICS_PORT). */
+  metrics?: HangarMetrics;
+  /** What readiness probes besides the database (filled in as Redis and the worker start). */
+  readiness?: ReadinessProbes;
 }
 
 /** A service context for one request or job. */
@@ -41,5 +47,7 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     streaming: runtime.streaming,
     threadTtl: runtime.deployment.checkpointer.ttl,
     webhookPolicy: runtime.webhooks.policy,
+    metrics: runtime.metrics,
+    webhooksDisabled: runtime.deployment.http?.disable_webhooks === true,
   };
 }

@@ -13,6 +13,7 @@ import {
   type PendingWrite,
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
+import type { CheckpointBlobCodec } from "./checkpoint-encryption.js";
 import type { CheckpointPut, CheckpointWritesPut } from "./sql/write-checkpoint-batch.js";
 import type { CheckpointRow } from "./sql/select-checkpoints.js";
 import type { PendingSendsRow } from "./sql/select-pending-sends.js";
@@ -20,7 +21,8 @@ import type { PendingSendsRow } from "./sql/select-pending-sends.js";
 /**
  * Between LangGraph's values and the checkpoint tables' rows, through the saver's public `serde`
  * (the JsonPlusSerializer by default): each channel value and pending write is stored as the
- * serializer's (type, bytes); the checkpoint itself, without its channel values, and its metadata
+ * serializer's (type, bytes), sealed by the deployment's encryption module when it has one
+ * (db/checkpoint-encryption.ts); the checkpoint itself, without its channel values, and its metadata
  * as jsonb, so that history can be filtered by metadata (`@>`) and rollback can find a run's
  * checkpoints by metadata.run_id.
  */
@@ -33,6 +35,7 @@ const EMPTY = "empty";
 /** The rows of one `put`. */
 export async function dumpCheckpoint(
   serde: SerializerProtocol,
+  blobs: CheckpointBlobCodec,
   config: RunnableConfig,
   checkpoint: Checkpoint,
   metadata: CheckpointMetadata,
@@ -41,12 +44,11 @@ export async function dumpCheckpoint(
   const { threadId, checkpointNs, checkpointId: parentId } = addressOf(config);
   if (threadId === undefined) throw new Error(`Missing "thread_id" in config.configurable`);
   const { channel_values: values, ...withoutValues } = checkpoint;
-  const [blobs, [, serializedMetadata]] = await Promise.all([
+  const [channelBlobs, [, serializedMetadata]] = await Promise.all([
     Promise.all(
       Object.entries(newVersions).map(async ([channel, version]) => {
         if (!(channel in values)) return { channel, version: String(version), type: EMPTY, blob: null };
-        const [type, bytes] = await serde.dumpsTyped(values[channel as keyof typeof values]);
-        return { channel, version: String(version), type, blob: Buffer.from(bytes) };
+        return { channel, version: String(version), ...(await blobs.dump("channel_value", values[channel as keyof typeof values])) };
       }),
     ),
     serde.dumpsTyped(metadata),
@@ -60,13 +62,13 @@ export async function dumpCheckpoint(
     checkpointJson: JSON.stringify(withoutValues),
     // jsonb refuses the NUL character; the serializer's JSON text is stored as jsonb as it is.
     metadataJson: TEXT_DECODER.decode(serializedMetadata).replace(/\0/g, ""),
-    blobs,
+    blobs: channelBlobs,
   };
 }
 
 /** The rows of one `putWrites`. */
 export async function dumpWrites(
-  serde: SerializerProtocol,
+  blobs: CheckpointBlobCodec,
   config: RunnableConfig,
   writes: PendingWrite[],
   taskId: string,
@@ -85,10 +87,11 @@ export async function dumpWrites(
     // Special channels (errors, interrupts...) have fixed indexes and replace; others keep the first.
     replaces: writes.every(([channel]) => channel in WRITES_IDX_MAP),
     writes: await Promise.all(
-      writes.map(async ([channel, value], index) => {
-        const [type, bytes] = await serde.dumpsTyped(value);
-        return { idx: WRITES_IDX_MAP[channel] ?? index, channel, type, blob: Buffer.from(bytes) };
-      }),
+      writes.map(async ([channel, value], index) => ({
+        idx: WRITES_IDX_MAP[channel] ?? index,
+        channel,
+        ...(await blobs.dump("pending_write", value)),
+      })),
     ),
   };
 }
@@ -99,6 +102,7 @@ export async function dumpWrites(
  */
 export async function loadCheckpointTuple(
   serde: SerializerProtocol,
+  blobs: CheckpointBlobCodec,
   row: CheckpointRow,
   pendingSends: PendingSendsRow | undefined,
   nextVersion: () => number | string,
@@ -108,10 +112,10 @@ export async function loadCheckpointTuple(
   });
   const channelVersions = { ...(row.checkpoint.channel_versions ?? {}) };
   const [channelValues, metadata, pendingWrites, sends] = await Promise.all([
-    loadChannelValues(serde, row),
+    loadChannelValues(blobs, row),
     serde.loadsTyped("json", row.metadata) as Promise<CheckpointMetadata>,
-    loadPendingWrites(serde, row),
-    pendingSends ? Promise.all(pendingSends.types.map((type, index) => serde.loadsTyped(type, pendingSends.blobs[index]!))) : null,
+    loadPendingWrites(blobs, row),
+    pendingSends ? Promise.all(pendingSends.types.map((type, index) => blobs.load("pending_write", type, pendingSends.blobs[index]!))) : null,
   ]);
   if (sends) {
     channelValues[TASKS] = sends;
@@ -132,14 +136,14 @@ export async function loadCheckpointTuple(
   };
 }
 
-async function loadChannelValues(serde: SerializerProtocol, row: CheckpointRow): Promise<Record<string, unknown>> {
+async function loadChannelValues(blobs: CheckpointBlobCodec, row: CheckpointRow): Promise<Record<string, unknown>> {
   const channels = row.blob_channels ?? [];
-  const loaded = await Promise.all(channels.map((_, index) => serde.loadsTyped(row.blob_types![index]!, row.blob_values![index]!)));
+  const loaded = await Promise.all(channels.map((_, index) => blobs.load("channel_value", row.blob_types![index]!, row.blob_values![index]!)));
   return Object.fromEntries(channels.map((channel, index) => [channel, loaded[index]]));
 }
 
 /** In writesSortKey order, the order live execution applies a step's writes in (BaseCheckpointSaver.putWrites). */
-async function loadPendingWrites(serde: SerializerProtocol, row: CheckpointRow): Promise<CheckpointPendingWrite[]> {
+async function loadPendingWrites(blobs: CheckpointBlobCodec, row: CheckpointRow): Promise<CheckpointPendingWrite[]> {
   const taskIds = row.write_task_ids ?? [];
   const order = taskIds
     .map((taskId, index) => ({ index, key: writesSortKey(row.write_task_paths![index]!, taskId, row.write_idxs![index]!) }))
@@ -149,7 +153,7 @@ async function loadPendingWrites(serde: SerializerProtocol, row: CheckpointRow):
     order.map(async (index): Promise<CheckpointPendingWrite> => [
       taskIds[index]!,
       row.write_channels![index]!,
-      await serde.loadsTyped(row.write_types![index]!, row.write_values![index]!),
+      await blobs.load("pending_write", row.write_types![index]!, row.write_values![index]!),
     ]),
   );
 }

@@ -10,6 +10,8 @@ import {
   type SerializerProtocol,
 } from "@langchain/langgraph-checkpoint";
 import type pg from "pg";
+import type { Logger } from "../logger.js";
+import { CheckpointBlobCodec, type BlobCipher } from "./checkpoint-encryption.js";
 import { addressOf, dumpCheckpoint, dumpWrites, loadCheckpointTuple } from "./checkpoint-serde.js";
 import { RunCheckpointMemory } from "./run-checkpoint-memory.js";
 import { GroupCommit } from "./group-commit.js";
@@ -85,12 +87,15 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
   private readonly acknowledgedWhenQueued = new Set<string>();
   /** The first write that failed, per run acknowledged when queued: it writes nothing after it. */
   private readonly failedWrites = new Map<string, unknown>();
+  private readonly blobs: CheckpointBlobCodec;
 
+  /** `cipher`: the deployment's encryption handlers (langgraph.json `encryption.path`), if any; `log` reports their failures. */
   constructor(
     private readonly pool: pg.Pool,
-    serde?: SerializerProtocol,
+    options: { serde?: SerializerProtocol; cipher?: BlobCipher | null; log?: Logger } = {},
   ) {
-    super(serde);
+    super(options.serde);
+    this.blobs = new CheckpointBlobCodec(this.serde, options.cipher ?? null, options.log);
     this.batch = new GroupCommit({
       // Upserts: idempotent, so a lost connection is waited out.
       write: (items) => withRetry(() => this.writeBatch(items), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
@@ -149,7 +154,7 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
       rows.map(async (row) => {
         const parentId = row.checkpoint.v < 4 ? row.parent_checkpoint_id : null;
         const [sends] = parentId ? await selectPendingSends(this.pool, row.thread_id, row.checkpoint_ns, [parentId]) : [];
-        return loadCheckpointTuple(this.serde, row, sends, () => this.getNextVersion(undefined));
+        return loadCheckpointTuple(this.serde, this.blobs, row, sends, () => this.getNextVersion(undefined));
       }),
     );
   }
@@ -196,7 +201,7 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
     const runMetadata = runMetadataStamp(config);
     const runIds = Object.fromEntries(RUN_ID_KEYS.filter((key) => key in runMetadata).map((key) => [key, runMetadata[key]]));
     const stamped = { ...runMetadata, ...metadata, ...runIds } as CheckpointMetadata;
-    const item = await dumpCheckpoint(this.serde, config, checkpoint, stamped, newVersions);
+    const item = await dumpCheckpoint(this.serde, this.blobs, config, checkpoint, stamped, newVersions);
     await this.submit(config, item);
     const runId = runIdOf(config);
     // Possibly only queued yet (acknowledgeWhenQueued); the memory is read once writes have settled.
@@ -206,7 +211,7 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
 
   override async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath = ""): Promise<void> {
     if (writes.length === 0) return;
-    await this.submit(config, await dumpWrites(this.serde, config, writes, taskId, taskPath));
+    await this.submit(config, await dumpWrites(this.blobs, config, writes, taskId, taskPath));
     const runId = runIdOf(config);
     if (runId) this.memory.writesCommitted(runId, config, taskId, writes as Array<[string, unknown]>);
   }

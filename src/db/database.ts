@@ -1,4 +1,6 @@
+import type { BlobCipher } from "./checkpoint-encryption.js";
 import { RunStampingCheckpointer } from "./checkpointer.js";
+import { serverSecret } from "./sql/server-secret.js";
 import pg from "pg";
 import type { DataSource } from "typeorm";
 import type { Logger } from "../logger.js";
@@ -39,6 +41,8 @@ export interface Database {
    * request cannot take the whole pool (db/pool-share.ts); waits end when `signal` aborts.
    */
   shareConnections<T>(max: number, signal: AbortSignal | undefined, work: () => T): T;
+  /** The server's own secret for `purpose`, the same in every process on this database (db/sql/server-secret.ts). */
+  serverSecret(purpose: string): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -51,6 +55,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** The deployment's `store` settings (semantic index, TTLs). */
   store?: HangarStoreOptions;
+  /** The deployment's encryption handlers for checkpoint data (langgraph.json `encryption.path`). */
+  checkpointCipher?: BlobCipher | null;
 }
 
 export async function openDatabase(options: DatabaseOptions, log: Logger): Promise<Database> {
@@ -65,8 +71,9 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     await closePool();
     throw error;
   }
-  const checkpointer = new RunStampingCheckpointer(pool);
+  const checkpointer = new RunStampingCheckpointer(pool, { cipher: options.checkpointCipher ?? null, log });
   const store = new HangarStore(pool, log, options.store);
+  const secrets = new Map<string, Promise<Buffer>>();
   log.info({ database: kind }, "database connected");
   return {
     kind,
@@ -82,6 +89,16 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     ),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
     shareConnections: withPoolShare,
+    serverSecret(purpose) {
+      let secret = secrets.get(purpose);
+      if (!secret) {
+        secret = serverSecret(dataSource.manager, purpose);
+        secrets.set(purpose, secret);
+        // A failed read (database unavailable) is asked again next time, not remembered.
+        secret.catch(() => secrets.delete(purpose));
+      }
+      return secret;
+    },
     async connectOutsidePool() {
       if (!options.databaseUrl) throw new Error("The embedded database has no connection outside its pool");
       const client = new pg.Client({ connectionString: options.databaseUrl });

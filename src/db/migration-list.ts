@@ -13,6 +13,8 @@ import { AnnounceAssistantChanges1763760060000 } from "../../migrations/17637600
 import { AdoptCheckpointTables1763760070000 } from "../../migrations/1763760070000-adopt-checkpoint-tables.js";
 import { CreateWebhookDeliveries1763760082000 } from "../../migrations/1763760082000-create-webhook-deliveries.js";
 import { NumberRunEventsInThreadOrder1763760084000 } from "../../migrations/1763760084000-number-run-events-in-thread-order.js";
+import { CreateServerSecrets1763760091000 } from "../../migrations/1763760091000-create-server-secrets.js";
+import { CreateCronFirings1763760093000 } from "../../migrations/1763760093000-create-cron-firings.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -31,4 +33,6 @@ export const MIGRATIONS = [
   AdoptCheckpointTables1763760070000,
   CreateWebhookDeliveries1763760082000,
   NumberRunEventsInThreadOrder1763760084000,
+  CreateServerSecrets1763760091000,
+  CreateCronFirings1763760093000,
 ];

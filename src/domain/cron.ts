@@ -74,3 +74,27 @@ export function describeCronPayload(cron: Pick<Cron, "assistantId" | "payload" |
 export function cronRunMetadata(cron: Pick<Cron, "cronId" | "metadata">): JsonObject {
   return { ...cron.metadata, cron_id: cron.cronId };
 }
+
+/** A firing's state: its run's status, `refused` (a busy thread, multitask_strategy reject) or `deleted` (its run went before it finished). */
+export const CRON_FIRING_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted", "refused", "deleted"] as const;
+export type CronFiringStatus = (typeof CRON_FIRING_STATUSES)[number];
+
+/**
+ * One firing of a cron and how its run went, kept after the run (a stateless cron's run is
+ * deleted with its thread) so the last firing stays visible. Each cron keeps its newest
+ * CRON_FIRINGS_KEPT.
+ */
+export interface CronFiring {
+  firingId: string;
+  cronId: string;
+  /** null when the firing queued no run (refused). */
+  runId: string | null;
+  threadId: string | null;
+  status: CronFiringStatus;
+  firedAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  error: JsonObject | null;
+}
+
+export const CRON_FIRINGS_KEPT = 100;

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { v4 as uuidv4, v5 as uuidv5, validate as isUuidString } from "uuid";
 
 // The namespace LangGraph Platform derives system assistant ids from (uuid5 of the graph id), so
@@ -16,23 +17,31 @@ export function isUuid(value: string): boolean {
   return isUuidString(value);
 }
 
-// Namespace for threads named by an A2A contextId that is not itself a UUID (uuid5 of the id).
-const A2A_CONTEXT_NAMESPACE = "2f0c7a56-4a0e-5d3e-9a51-6a2a7c0e1d11";
-// Parent of each custom-auth user's own namespace of context ids (uuid5 of the identity).
-const A2A_USER_CONTEXTS_NAMESPACE = "0f82a34d-62f6-48ed-ba15-9d64c2380d9f";
-
 /**
  * The thread an A2A conversation (its `contextId`) runs on, for one caller. Operators (an API key,
- * or anyone on an open server) share one space: a UUID contextId is the thread id itself, any
- * other string always names the same derived thread. A user of custom auth (`userIdentity`) has a
- * space of their own: every contextId, UUIDs included, names a thread derived from the identity
- * and the id, so two users' "support-chat" are two threads, and neither can block the other's
- * or learn whether it exists.
+ * or anyone on an open server) share one space, and a UUID contextId is the thread id itself. Every
+ * other name is keyed with `serverKey` (HMAC-SHA256 with a secret only the server knows,
+ * db/sql/server-secret.ts): an operator's "support-chat", and every contextId of a user of custom
+ * auth (`userIdentity`, UUIDs included), name threads nobody can compute in advance. So two users'
+ * "support-chat" are two threads, and no caller can create the thread another's conversation will
+ * run on (to block it, or to read what is said there), or learn whether it exists.
  */
-export function threadIdForContext(contextId: string, userIdentity?: string): string {
+export function threadIdForContext(serverKey: Buffer, contextId: string, userIdentity?: string): string {
   const name = isUuid(contextId) ? contextId.toLowerCase() : contextId;
-  if (userIdentity !== undefined) return uuidv5(name, uuidv5(userIdentity, A2A_USER_CONTEXTS_NAMESPACE));
-  return isUuid(name) ? name : uuidv5(name, A2A_CONTEXT_NAMESPACE);
+  if (userIdentity === undefined && isUuid(name)) return name;
+  // Length-prefixed parts: no identity/contextId pair can be re-split into another.
+  const owner = userIdentity === undefined ? "operators" : `user:${userIdentity}`;
+  const digest = createHmac("sha256", serverKey).update(`a2a-context\n${owner.length}:${owner}\n${name}`).digest();
+  return uuidFromDigest(digest);
+}
+
+/** A UUID (version 8: custom, RFC 9562) made of the first 16 bytes of a digest. */
+function uuidFromDigest(digest: Buffer): string {
+  const bytes = Buffer.from(digest.subarray(0, 16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x80;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 // Namespace for the ids of LangSmith projects (sessions) named by runs without a session_id.

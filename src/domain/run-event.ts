@@ -15,6 +15,15 @@ export interface RunStreamEvent {
 }
 
 /**
+ * The first event of a run attempt's stream: the run's id and the attempt (1 for the first). Its
+ * worker stores and publishes it as the attempt starts; a stream opened before the run was queued
+ * sends the first attempt's own at once (run-results.service.ts createAndStream), the same text.
+ */
+export function runMetadataEvent(run: { runId: string; threadId: string }, attempt: number, seq: number): RunStreamEvent {
+  return { runId: run.runId, threadId: run.threadId, seq, event: "metadata", data: JSON.stringify({ run_id: run.runId, attempt }) };
+}
+
+/**
  * LangGraph Platform's modes of a thread's stream: `run_modes` the runs' own events (each in the
  * modes its run was created with) and `run_done` at each run's end; `lifecycle` only each run's
  * start (`metadata`) and `run_done`; `state_update` the thread's state after each step of a run

@@ -159,6 +159,8 @@ export interface RunRequest
  * exactly the run the same request would create.
  */
 export function composeRun(options: {
+  /** Chosen by the caller when it must know the id before the run is queued; new otherwise. */
+  runId?: string;
   assistant: Pick<Assistant, "assistantId" | "graphId" | "version" | "context" | "config">;
   request: RunRequest;
   threadId: string;
@@ -170,7 +172,7 @@ export function composeRun(options: {
 }): Run {
   const { assistant, request, now } = options;
   return {
-    runId: newId(),
+    runId: options.runId ?? newId(),
     threadId: options.threadId,
     assistantId: assistant.assistantId,
     status: "pending",

@@ -1,10 +1,10 @@
 import DataLoader from "dataloader";
 import type { Assistant, AssistantVersion } from "../domain/assistant.js";
-import type { Cron } from "../domain/cron.js";
+import { CRON_FIRINGS_KEPT, type Cron } from "../domain/cron.js";
 import type { Run, RunStatus } from "../domain/run.js";
 import type { Thread } from "../domain/thread.js";
 import { assistantsService } from "../services/assistants.service.js";
-import { cronsService, type CronRunsPage } from "../services/crons.service.js";
+import { cronsService, type CronFiringsPage, type CronRunsPage } from "../services/crons.service.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
@@ -46,6 +46,8 @@ export interface Loaders {
   threadCrons: DataLoader<string, Cron[]>;
   /** A cron's newest runs (at most CRON_RUNS_LIMIT) and their total. */
   cronRuns: DataLoader<string, CronRunsPage>;
+  /** A cron's newest firings (all it keeps: CRON_FIRINGS_KEPT) and their total. */
+  cronFirings: DataLoader<string, CronFiringsPage>;
 }
 
 export interface ThreadRunsKey {
@@ -92,6 +94,7 @@ export function createLoaders(services: ServiceContext): Loaders {
     assistantCrons: new DataLoader((ids) => cronsService.listOf(services, "assistant", ids, OWNER_CRONS_LIMIT), byLowerCaseId),
     threadCrons: new DataLoader((ids) => cronsService.listOf(services, "thread", ids, OWNER_CRONS_LIMIT), byLowerCaseId),
     cronRuns: new DataLoader((ids) => cronsService.listRunsOfMany(services, ids, CRON_RUNS_LIMIT), byLowerCaseId),
+    cronFirings: new DataLoader((ids) => cronsService.listFiringsOfMany(services, ids, CRON_FIRINGS_KEPT), byLowerCaseId),
   };
 }
 

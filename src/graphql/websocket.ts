@@ -3,6 +3,7 @@ import type http from "node:http";
 import type { Duplex } from "node:stream";
 import { GraphQLError, type ExecutionArgs } from "graphql";
 import { CloseCode } from "graphql-ws";
+import type { OpenCounter } from "../metrics/hangar-metrics.js";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import { authenticateCaller } from "../auth/authenticate-request.js";
@@ -109,6 +110,13 @@ export function attachGraphqlWebSocket(
         if (expiresAt.getTime() <= Date.now()) return false;
         closeWhenExpired(ctx.extra.socket, expiresAt);
         return true;
+      },
+      // Subscriptions in flight, for metrics: the stream's return (client complete, socket close
+      // or its end) closes the count.
+      onOperation: (_ctx, _id, _payload, _args, result) => {
+        const subscriptions = runtime.metrics?.webSocketSubscriptions;
+        if (!subscriptions || !isAsyncIterable(result)) return undefined;
+        return countedWhileOpen(result, subscriptions);
       },
       onSubscribe: async (ctx, _id, payload) => {
         const caller = callers.get(ctx.extra.request);
@@ -230,4 +238,42 @@ function connectionParamsAsHeaders(params: Readonly<Record<string, unknown>> | u
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === "object" && value !== null && Symbol.asyncIterator in value;
+}
+
+/**
+ * The subscription's stream, counted until it ends or is returned. Not an async generator: a
+ * generator waiting on its source's next event would queue return() behind that event, so a
+ * client's complete (or a socket close) would not reach the source until the next event came.
+ */
+function countedWhileOpen<T>(source: AsyncIterable<T>, counter: OpenCounter): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  const close = counter.open();
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      try {
+        const result = await iterator.next();
+        if (result.done) close();
+        return result;
+      } catch (error) {
+        close();
+        throw error;
+      }
+    },
+    async return(value?: unknown) {
+      close();
+      return iterator.return ? iterator.return(value) : { done: true, value: value as T };
+    },
+    async throw(error?: unknown) {
+      close();
+      if (iterator.throw) return iterator.throw(error);
+      throw error;
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
@@ -24,6 +25,9 @@ export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
     // on NODE_ENV=development.
     maskedErrors: { maskError: createErrorMasker(runtime.log), isDev: runtime.config.isDevelopment },
     graphiql: { title: "Hangar", subscriptionsProtocol: "WS" },
+    // GraphiQL's page from the installed package (scripts, styles and editor workers inline):
+    // Yoga's default loads them from a CDN, which a self-hosted network without egress never reaches.
+    renderGraphiQL,
     landingPage: false,
     // CORS is the HTTP layer's decision (deployment config http.cors), not Yoga's permissive default.
     cors: false,

@@ -8,15 +8,13 @@ import type { DeploymentConfig } from "./deployment-config.js";
  * implement stops start-up (auth/load-custom-auth.ts), and every http key that closes or opens
  * routes (`disable_*`, `app`, `enable_custom_route_auth`, `mcp`, `a2a`) is honoured.
  */
-const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config", "webhooks"]);
+const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config", "webhooks", "encryption"]);
 /**
  * Keys that change what is stored in clear: ignoring one would leave data readable that its
- * deployment meant to encrypt, so Hangar refuses to start instead.
+ * deployment meant to encrypt, so Hangar refuses to start instead. (`encryption` is honoured for
+ * checkpoint blobs; graphs/load-encryption.ts refuses the handlers it does not implement.)
  */
-const REFUSED_TOP_LEVEL: Record<string, string> = {
-  encryption:
-    "encryption (custom at-rest encryption) is not supported yet; refusing to start with data in clear. Remove the key to store checkpoints, metadata and store values unencrypted",
-};
+const REFUSED_TOP_LEVEL: Record<string, string> = {};
 /** Build-time settings of langgraph-cli: meaningful for images, not for a running server. */
 const BUILD_ONLY = new Set(["node_version", "dependencies", "dockerfile_lines", "image_distro", "python_version", "pip_config_file", "$schema"]);
 const HONOURED_HTTP = new Set([
@@ -32,6 +30,10 @@ const HONOURED_HTTP = new Set([
   // Agent protocols (src/mcp, src/a2a): off switches, and which assistants each offers.
   "disable_mcp",
   "disable_a2a",
+  "disable_ui",
+  "disable_webhooks",
+  // One access log line per request (http/access-log.ts), with these request headers.
+  "logging_headers",
   "mcp",
   "a2a",
 ]);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Hono } from "hono";
@@ -45,6 +45,9 @@ export async function loadGenerativeUi(deployment: DeploymentConfig, log: Logger
   try {
     const bundles = new Map<string, UiFile[]>();
     for (const [name, file] of Object.entries(defs.data)) {
+      const entry = path.resolve(deployment.directory, file);
+      // Checked first: esbuild would print its own error for a missing entry before ours.
+      if (!(await isFile(entry))) throw new Error(`ui.${name}: "${file}" (${entry}) does not bundle: no such file`);
       try {
         await build({ cwd: deployment.directory, defs: { [name]: file }, config: config.data ?? {}, output });
       } catch (error) {
@@ -111,4 +114,12 @@ export function mountUiComponents(app: Hono<HttpEnv>, ui: GenerativeUi, maxBodyB
 /** For a single-quoted attribute: the browser decodes these back before the script runs. */
 function escapeAttribute(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("'", "&#39;").replaceAll("<", "&lt;");
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -10,18 +10,21 @@ import { respondWithError } from "../rest/errors.js";
 import type { GraphqlServer } from "../graphql/yoga.js";
 import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
+import { accessLog } from "./access-log.js";
 import { corsMiddleware } from "./cors-policy.js";
 import { isCustomRouteAuthEnabled } from "./custom-routes.js";
 import { mountUiAssets, mountUiComponents } from "./generative-ui.js";
 import type { HttpEnv } from "./http-env.js";
+import { mountLiveness, mountMetrics, mountReadiness } from "./operations-routes.js";
 import { serverInfo } from "./server-info.js";
 
 /**
  * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
- * /ok, /info and the web console's static files (always open: the console asks for the key or
+ * /ok, /ready, /info and the web console's static files (always open: the console asks for the key or
  * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
  * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
- * LangGraph-compatible REST API.
+ * LangGraph-compatible REST API. /metrics is authenticated here (HANGAR_METRICS_PORT serves it
+ * open on its own port instead: http/metrics-server.ts).
  */
 export function createHttpApp(
   runtime: HangarRuntime,
@@ -34,6 +37,8 @@ export function createHttpApp(
   const customRoutes = runtime.customRoutes ?? null;
   const authenticateCustomRoutes = customRoutes !== null && isCustomRouteAuthEnabled(runtime.deployment);
 
+  // The access log wraps everything, so its line has the status and time whoever answered.
+  app.use("*", accessLog(runtime.deployment, runtime.log.child({ component: "http" })));
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   const authentication = authenticationMiddleware(runtime, { apiKeys, customAuth: runtime.customAuth }, maxBodyBytes);
@@ -43,14 +48,19 @@ export function createHttpApp(
   if (customRoutes) app.route("/", customRoutes);
 
   if (runtime.deployment.http?.disable_meta !== true) {
-    app.get("/ok", (c) => c.json({ ok: true }));
+    mountLiveness(app, runtime);
     // Open as on LangGraph's server: clients probe it before they hold credentials.
     app.get("/info", (c) => c.json(serverInfo(runtime)));
   }
+  // Open like /ok: orchestrators' probes carry no credentials.
+  mountReadiness(app, runtime);
   mountConsole(app, runtime.config.consoleDir, runtime.log);
-  mountUiAssets(app, runtime.generativeUi ?? new Map());
+  const ui = runtime.deployment.http?.disable_ui === true ? new Map() : (runtime.generativeUi ?? new Map());
+  mountUiAssets(app, ui);
   if (!authenticateCustomRoutes) app.use("*", authentication);
-  mountUiComponents(app, runtime.generativeUi ?? new Map(), maxBodyBytes, runtime.log);
+  mountUiComponents(app, ui, maxBodyBytes, runtime.log);
+  // Authenticated like the API (HANGAR_API_KEYS or custom auth), unless on its own port.
+  if (runtime.config.metricsPort === null) mountMetrics(app, runtime);
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;
@@ -70,6 +80,7 @@ function isOpenPath(method: string, pathname: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
   return (
     pathname === "/ok" ||
+    pathname === "/ready" ||
     pathname === "/info" ||
     pathname === "/" ||
     pathname === "/console" ||
@@ -86,7 +97,7 @@ function isOpenPath(method: string, pathname: string): boolean {
 function authenticationMiddleware(runtime: HangarRuntime, settings: RequestAuthentication, maxBodyBytes: number): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     if (isOpenPath(c.req.method, c.req.path)) return next();
-    const log = runtime.log.child({ requestId: c.req.header("x-request-id") ?? randomUUID() });
+    const log = runtime.log.child({ requestId: c.get("requestId") ?? randomUUID() });
     c.set("log", log);
     const declaredLength = Number(c.req.header("content-length") ?? 0);
     if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);

@@ -6,5 +6,7 @@ export interface HttpEnv {
   Variables: {
     actor: Actor;
     log: Logger;
+    /** The request's trace id (access-log.ts), carried by its log lines. */
+    requestId: string;
   };
 }

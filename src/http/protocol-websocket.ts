@@ -26,6 +26,7 @@ import {
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import type { ServiceContext } from "../services/service-context.js";
+import { closeReason, isCredentialProtocol, refusalCloseCode, subprotocolCredentials } from "./websocket-credentials.js";
 
 const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 
@@ -33,8 +34,6 @@ const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
 export const MAX_SOCKET_BACKLOG_BYTES = 16 * 1024 * 1024;
 /** Close code for a reader that fell that far behind (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008;
-// A socket that answers no ping within two intervals is gone (a proxy or a NAT dropped it).
-const HEARTBEAT_MS = 30_000;
 
 export function isProtocolStreamPath(pathname: string): boolean {
   return STREAM_PATH.test(pathname);
@@ -44,11 +43,18 @@ export function isProtocolStreamPath(pathname: string): boolean {
  * LangGraph streaming protocol v2 over WebSocket: `GET /threads/{thread_id}/stream/events`
  * upgraded; commands in, responses and events out. The upgrade is authenticated like any request
  * (API key, then custom auth; refused before a socket exists), and every command runs as that
- * caller through the services. Frames over the body limit close the socket with 1009 (ws's
- * maxPayload). Returns a closer for shutdown (close code 1001 to every open socket).
+ * caller through the services. A browser, which cannot send headers, offers its credential as a
+ * subprotocol instead (websocket-credentials.ts), and a refusal of that closes the accepted socket
+ * with 4401/4403 and the reason, which it can read. Frames over the body limit close the socket
+ * with 1009 (ws's maxPayload). Returns a closer for shutdown (close code 1001 to every open socket).
  */
 export function attachProtocolWebSocket(httpServer: http.Server, runtime: HangarRuntime): () => Promise<void> {
-  const webSockets = new WebSocketServer({ noServer: true, maxPayload: runtime.config.maxBodyBytes });
+  const webSockets = new WebSocketServer({
+    noServer: true,
+    maxPayload: runtime.config.maxBodyBytes,
+    // Never a credential (websocket-credentials.ts): the first other protocol the client offered.
+    handleProtocols: (protocols) => [...protocols].find((protocol) => !isCredentialProtocol(protocol)) ?? false,
+  });
   const runHeadersOf = configurableHeadersPolicy(runtime.deployment);
   const authentication = { apiKeys: runtime.config.apiKeys, customAuth: runtime.customAuth };
 
@@ -58,21 +64,30 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
     if (!match) return;
     const threadId = decodeURIComponent(match[1]!);
     const log = runtime.log.child({ requestId: headerValue(request.headers["x-request-id"]) ?? randomUUID(), transport: "protocol-ws" });
-    const fetchRequest = asFetchRequest(request, {});
+    // A browser's credentials arrive as subprotocols; handlers see them as the headers they stand
+    // for, and never see them in sec-websocket-protocol.
+    const fromSubprotocols = subprotocolCredentials(request);
+    const isBrowserProfile = fromSubprotocols.offersCredential;
+    const fetchRequest = asFetchRequest(
+      request,
+      isBrowserProfile ? { ...fromSubprotocols.headers, "sec-websocket-protocol": fromSubprotocols.protocols.join(", ") } : {},
+    );
     let actor;
     try {
       actor = await authenticateCaller(authentication, fetchRequest, log);
     } catch (error) {
-      if (error instanceof AppError) refuseUpgrade(socket, error);
-      else {
+      if (!(error instanceof AppError)) {
         log.error({ err: error }, "authenticating a protocol WebSocket upgrade failed");
         socket.destroy();
-      }
+      } else if (isBrowserProfile) {
+        // A browser cannot read a refused upgrade's status: it learns why from the close frame.
+        webSockets.handleUpgrade(request, socket, head, (webSocket) => webSocket.close(refusalCloseCode(error), closeReason(error)));
+      } else refuseUpgrade(socket, error);
       return;
     }
     const ctx = createServiceContext(runtime, actor, log);
     webSockets.handleUpgrade(request, socket, head, (webSocket) => {
-      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start();
+      new ProtocolSocket(webSocket, { ctx, threadId, runHeaders: runHeadersOf(fetchRequest.headers) }).start(runtime.config.protocolHeartbeatMs);
     });
   };
   httpServer.on("upgrade", onUpgrade);
@@ -89,6 +104,8 @@ class ProtocolSocket {
   /** The socket's subscriptions by id; one live stream serves them all, each event sent once. */
   private readonly subscriptions = new Map<string, EventFilter>();
   private liveStream: AbortController | undefined;
+  /** Each subscription counted open in the metrics until it ends (its counter's closer). */
+  private readonly openCounts = new Map<string, (() => void) | undefined>();
   /** The last event the live stream sent, or where the replay before it ended (an event id). */
   private delivered: string | undefined;
   private queue: Promise<void> = Promise.resolve();
@@ -110,7 +127,8 @@ class ProtocolSocket {
     return this.context.ctx.log;
   }
 
-  start(): void {
+  /** Pings every `heartbeatMs`; a socket that answered none of the last interval's is gone (a proxy or a NAT dropped it). */
+  start(heartbeatMs: number): void {
     this.socket.on("message", (data, isBinary) => {
       // In order: a subscribe answered before the next run.start runs sees all of that run.
       this.framesWaiting++;
@@ -128,7 +146,7 @@ class ProtocolSocket {
       if (!this.alive) return this.socket.terminate();
       this.alive = false;
       this.socket.ping();
-    }, HEARTBEAT_MS);
+    }, heartbeatMs);
   }
 
   /**
@@ -167,6 +185,8 @@ class ProtocolSocket {
     clearInterval(this.heartbeat);
     this.liveStream?.abort();
     this.subscriptions.clear();
+    for (const close of this.openCounts.values()) close?.();
+    this.openCounts.clear();
   }
 
   private send(message: object): void {
@@ -226,6 +246,8 @@ class ProtocolSocket {
     if (command.method === "subscription.unsubscribe") {
       const id = command.params.subscription_id;
       if (typeof id !== "string" || !this.subscriptions.delete(id)) throw new ProtocolError("no_such_subscription", `no subscription '${String(id)}' on this connection`);
+      this.openCounts.get(id)?.();
+      this.openCounts.delete(id);
       if (this.subscriptions.size === 0) this.liveStream?.abort();
       return { result: {} };
     }
@@ -247,7 +269,10 @@ class ProtocolSocket {
     const stream = await openThreadEventStream(ctx, { threadId, parts, live: (event) => this.wants(event), signal: abort.signal });
     this.liveStream?.abort();
     this.liveStream = abort;
-    for (const [id, filter] of added) this.subscriptions.set(id, filter);
+    for (const [id, filter] of added) {
+      if (!this.subscriptions.has(id)) this.openCounts.set(id, ctx.metrics?.webSocketSubscriptions.open());
+      this.subscriptions.set(id, filter);
+    }
     // Positions start at 1; a replay of nothing leaves nothing to resume after.
     this.delivered = stream.position > 0 ? `${stream.position}:999999` : undefined;
     return {

@@ -13,6 +13,26 @@ import { matchesFilter, ProtocolError, resumeAfterEventId, type EventFilter, typ
 
 const REPLAY_PAGE = 1000;
 
+// The run each streamed event came from. Not part of the protocol's wire (its events name no
+// run), so kept beside the events rather than in them; GraphQL's ThreadEvent.runId reads it.
+const runOfEvent = new WeakMap<ProtocolEvent, string>();
+
+/** The run a protocol event of openProtocolEventStream came from. */
+export function runIdOfEvent(event: ProtocolEvent): string | undefined {
+  return runOfEvent.get(event);
+}
+
+/** The mapper, noting which run each event it makes came from. */
+function notingRuns(mapper: ProtocolEventMapper): Pick<ProtocolEventMapper, "map"> {
+  return {
+    map(event) {
+      const mapped = mapper.map(event);
+      for (const protocolEvent of mapped) runOfEvent.set(protocolEvent, event.runId);
+      return mapped;
+    },
+  };
+}
+
 export interface ProtocolEventStream {
   /** Stored events after `since` that match, in order (empty without `since`). */
   replayed: ProtocolEvent[];
@@ -68,7 +88,7 @@ export async function openThreadEventStream(
     if (part.afterEventId !== undefined && !resumeAfterEventId(part.afterEventId)) throw new ProtocolError("invalid_argument", `'${part.afterEventId}' is not an event id of this server`);
   }
   await threadsService.get(ctx, threadId);
-  const mapper = new ProtocolEventMapper();
+  const mapper = notingRuns(new ProtocolEventMapper());
   await ctx.streaming.store.flush();
   // Taken before the run is looked up: a run created meanwhile stores its events after it.
   const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);

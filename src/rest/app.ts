@@ -14,6 +14,7 @@ import { storeRoutes } from "./routes/store.js";
 import { threadRunRoutes } from "./routes/thread-runs.js";
 import { threadProtocolRoutes } from "./routes/thread-protocol.js";
 import { threadRoutes } from "./routes/threads.js";
+import { otelRoutes } from "./routes/otel.js";
 import { tracingRoutes } from "./routes/tracing.js";
 
 /**
@@ -21,7 +22,7 @@ import { tracingRoutes } from "./routes/tracing.js";
  * leaves through respondWithError, so all of them are `{"detail": "..."}` JSON.
  */
 export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
-  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing", "/store", "/internal"]) {
+  for (const prefix of ["/assistants", "/threads", "/runs", "/tracing", "/otel", "/store", "/internal"]) {
     app.use(`${prefix}/*`, async (c, next) => {
       assertStorableUrl(c);
       await next();
@@ -41,6 +42,8 @@ export function mountRestApi(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
   if (runs) app.route("/runs/crons", cronRoutes(runtime));
   if (runs) app.route("/runs", statelessRunRoutes(runtime));
   app.route("/tracing", tracingRoutes(runtime));
+  // OTLP/HTTP trace ingestion; also under /tracing/otel (tracingRoutes), as LangSmith has it.
+  app.route("/otel", otelRoutes(runtime));
   if (!disabled("disable_store")) app.route("/store", storeRoutes(runtime));
   if (runtime.config.enableTruncate) app.route("/internal", internalRoutes(runtime));
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { describeCronPayload, type Cron, type CronPayload } from "../domain/cron.js";
+import { describeCronPayload, type Cron, type CronFiring, type CronPayload } from "../domain/cron.js";
 import type { JsonObject } from "../domain/json.js";
 import { cronPayloadOf } from "../domain/run-request.js";
 import type { CreateCronInput, SearchCronsInput, UpdateCronInput } from "../services/crons.service.js";
@@ -21,6 +21,33 @@ export interface CronWire {
   user_id: null;
   created_at: string;
   updated_at: string;
+  /**
+   * crons.search only: the newest firing and how its run went, kept after a stateless cron's run
+   * and thread are deleted (the SDK's Cron type has no such field; its clients ignore it).
+   */
+  last_firing?: CronFiringWire | null;
+}
+
+export interface CronFiringWire {
+  run_id: string | null;
+  thread_id: string | null;
+  status: CronFiring["status"];
+  fired_at: string;
+  started_at: string | null;
+  ended_at: string | null;
+  error: JsonObject | null;
+}
+
+export function cronFiringToWire(firing: CronFiring): CronFiringWire {
+  return {
+    run_id: firing.runId,
+    thread_id: firing.threadId,
+    status: firing.status,
+    fired_at: firing.firedAt.toISOString(),
+    started_at: firing.startedAt?.toISOString() ?? null,
+    ended_at: firing.endedAt?.toISOString() ?? null,
+    error: firing.error,
+  };
 }
 
 export function cronToWire(cron: Cron): CronWire {

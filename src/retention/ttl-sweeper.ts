@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
+import { cronsService } from "../services/crons.service.js";
 import { retentionService } from "../services/retention.service.js";
 import { webhookDeliveriesService } from "../services/webhook-deliveries.service.js";
 
@@ -11,7 +12,8 @@ export interface TtlSweeper {
 /**
  * Sweeps expired store items every store.ttl.sweep_interval_minutes and expired threads every
  * checkpointer.ttl.sweep_interval_minutes (langgraph.json; hourly by default), and webhook
- * deliveries that gave up a week ago, hourly. Every process
+ * deliveries that gave up a week ago, cron firings past each cron's newest 100, hourly, and (with
+ * HANGAR_TRACE_RETENTION_DAYS) trace runs older than that, hourly. Every process
  * runs one; the sweeps' advisory locks make exactly one of them delete at a time, so several
  * processes never remove a row twice or trip over each other.
  */
@@ -42,7 +44,12 @@ export function startTtlSweeper(runtime: HangarRuntime, log: Logger): TtlSweeper
     every(runtime.deployment.store.ttl.sweepIntervalMinutes, "store items", () => retentionService.sweepExpiredStoreItems(ctx)),
     every(runtime.deployment.checkpointer.ttl.sweepIntervalMinutes, "threads", () => retentionService.sweepExpiredThreads(ctx)),
     every(60, "webhook deliveries that gave up", () => webhookDeliveriesService.purgeGivenUp(ctx)),
+    every(60, "cron firings past each cron's newest 100", () => cronsService.pruneFirings(ctx)),
   ];
+  const { traceRetentionDays } = runtime.config;
+  if (traceRetentionDays !== null) {
+    timers.push(every(60, "trace runs past HANGAR_TRACE_RETENTION_DAYS", () => retentionService.sweepOldTraces(ctx, traceRetentionDays)));
+  }
   return {
     async close() {
       for (const timer of timers) clearInterval(timer);

@@ -45,6 +45,8 @@ export interface AgentCallResult {
 
 // Tool lists are read in pages of this size; a deployment with more assistants still lists all.
 const PAGE_SIZE = 100;
+/** The server secret A2A context names are keyed with (domain/ids.ts threadIdForContext). */
+const A2A_CONTEXT_SECRET = "a2a-context-ids";
 
 /** The run an MCP tool call or an A2A message starts, through the domain's run-request rules and defaults. */
 function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): RunCreateRequest {
@@ -117,7 +119,8 @@ export const agentCallsService = {
   async startInConversation(ctx: ServiceContext, call: AgentCallInput & { contextId: string }): Promise<Run> {
     // Context names are per user under custom auth (domain/ids.ts); operators share one space.
     const userIdentity = ctx.actor.kind === "user" ? ctx.actor.user?.identity : undefined;
-    return createRun(ctx, runInput(call, threadIdForContext(call.contextId, userIdentity), ["values", "updates"]));
+    const serverKey = await ctx.db.serverSecret(A2A_CONTEXT_SECRET);
+    return createRun(ctx, runInput(call, threadIdForContext(serverKey, call.contextId, userIdentity), ["values", "updates"]));
   },
 
   /** Reads a run's stream (stored events, then live ones) to its end. */

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import { cronPayloadProblem } from "../domain/run-request.js";
 import { CronEntity } from "../db/entities/cron.entity.js";
+import { deleteOldFirings, selectFirings, selectLastFirings } from "../db/sql/cron-firings.js";
 import { insertCron } from "../db/sql/insert-cron.js";
 import { listCronsOf } from "../db/sql/list-crons-of.js";
 import { listRunsOfCrons } from "../db/sql/list-runs-of-crons.js";
@@ -8,7 +9,7 @@ import { countCrons, searchCrons, type CronFilter } from "../db/sql/search-crons
 import { withTransaction } from "../db/tx.js";
 import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../domain/next-run.js";
 import type { SortOrder } from "../domain/assistant.js";
-import type { Cron, CronPayload, CronSortField, OnRunCompleted } from "../domain/cron.js";
+import { CRON_FIRINGS_KEPT, type Cron, type CronFiring, type CronPayload, type CronSortField, type OnRunCompleted } from "../domain/cron.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
@@ -69,6 +70,15 @@ export interface CronRunsPage {
   runs: Run[];
   total: number;
 }
+
+/** A cron's newest firings and how many it keeps. */
+export interface CronFiringsPage {
+  firings: CronFiring[];
+  total: number;
+}
+
+/** Old firings deleted per statement when pruning. */
+const FIRINGS_PRUNE_BATCH = 5_000;
 
 /** Most firings a schedule preview lists. */
 export const MAX_SCHEDULE_PREVIEW = 100;
@@ -304,6 +314,32 @@ export const cronsService = {
       pages.set(cronId, page);
     }
     return keys.map((key) => pages.get(key) ?? { runs: [], total: 0 });
+  },
+
+  /**
+   * For DataLoaders: each cron's newest `perCron` firings (newest first; they outlive a stateless
+   * cron's runs) and how many it keeps, in key order. Callers hold the crons already (scoped).
+   */
+  async listFiringsOfMany(ctx: ServiceContext, cronIds: readonly string[], perCron: number): Promise<CronFiringsPage[]> {
+    const keys = cronIds.map((id) => id.toLowerCase());
+    const valid = [...new Set(keys.filter(isUuid))];
+    const pages = await selectFirings(ctx.db.dataSource.manager, valid, perCron);
+    return keys.map((key) => pages.get(key) ?? { firings: [], total: 0 });
+  },
+
+  /** The newest firing of each of these crons (the caller found them already), by cron id; one query. */
+  async lastFiringsOf(ctx: ServiceContext, crons: readonly Cron[]): Promise<Map<string, CronFiring>> {
+    return selectLastFirings(ctx.db.dataSource.manager, crons.map((cron) => cron.cronId));
+  },
+
+  /** Keeps each cron's newest CRON_FIRINGS_KEPT firings (the TTL sweeper, hourly); returns how many went. */
+  async pruneFirings(ctx: ServiceContext): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const deleted = await deleteOldFirings(ctx.db.dataSource.manager, CRON_FIRINGS_KEPT, FIRINGS_PRUNE_BATCH);
+      total += deleted;
+      if (deleted < FIRINGS_PRUNE_BATCH) return total;
+    }
   },
 
   /** The next `count` firings of a schedule from now (for a console's preview), or INVALID_INPUT naming the field. */

@@ -1,5 +1,6 @@
 import { scopeOf } from "./access-scope.js";
 import { deleteExpiredThreads } from "../db/sql/delete-expired-threads.js";
+import { deleteOldTraceRuns } from "../db/sql/delete-old-trace-runs.js";
 import { deleteIdleThreads } from "../db/sql/delete-idle-threads.js";
 import { deleteOlderCheckpoints } from "../db/sql/delete-older-checkpoints.js";
 import { lockIdleThreads } from "../db/sql/lock-idle-threads.js";
@@ -13,6 +14,9 @@ import type { ServiceContext } from "./service-context.js";
 
 /** Threads deleted per sweep transaction: bounds how long one sweep holds its locks. */
 const THREAD_SWEEP_BATCH = 500;
+/** Trace runs deleted per sweep transaction. */
+const TRACE_SWEEP_BATCH = 5000;
+const DAY_MS = 24 * 3600 * 1000;
 /** Store items deleted per sweep statement. */
 const STORE_SWEEP_BATCH = 1000;
 
@@ -36,6 +40,20 @@ export const retentionService = {
       });
       total += deleted;
       if (deleted < THREAD_SWEEP_BATCH) return total;
+    }
+  },
+
+  /**
+   * Deletes trace runs that started more than `retentionDays` ago (HANGAR_TRACE_RETENTION_DAYS), in
+   * batches; a trace goes whole once its newest run is that old. 0 when another process is sweeping.
+   */
+  async sweepOldTraces(ctx: ServiceContext, retentionDays: number, now = new Date()): Promise<number> {
+    const cutoff = new Date(now.getTime() - retentionDays * DAY_MS);
+    let total = 0;
+    for (;;) {
+      const deleted = await withTransaction(ctx.db, (manager) => deleteOldTraceRuns(manager, cutoff, TRACE_SWEEP_BATCH));
+      total += deleted;
+      if (deleted < TRACE_SWEEP_BATCH) return total;
     }
   },
 

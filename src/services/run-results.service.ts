@@ -1,9 +1,11 @@
 import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { RunStreamEvent } from "../domain/run-event.js";
+import { runMetadataEvent, type RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished, type Run, type RunOutcome } from "../domain/run.js";
-import { readRunStream, type RunStreamRequest } from "../streaming/read-run-stream.js";
+import type { RunCreateRequest } from "../domain/run-request.js";
+import { openRunStream, readRunStream, type RunStreamReader, type RunStreamRequest, type RunStreamSources } from "../streaming/read-run-stream.js";
+import { createRun } from "./run-lifecycle/create-run.js";
 import { requireRunId } from "./runs.service.js";
 import { threadsService } from "./threads.service.js";
 import { isRestricted, scopeOf } from "./access-scope.js";
@@ -21,6 +23,29 @@ export type RunResult = Record<string, unknown>;
 async function readRun(ctx: ServiceContext, runId: string): Promise<Run | null> {
   const [run] = await selectRuns(ctx.db.dataSource.manager, [runId]);
   return run ?? null;
+}
+
+// A run's first claim makes it attempt 1 (claim-runs.ts), whose events are numbered from 1.
+const FIRST_ATTEMPT = 1;
+const FIRST_SEQ = 1;
+
+/** `first`, then the reader's events; stops the reader however it ends (even before its first read). */
+async function* startingWith(first: RunStreamEvent, reader: RunStreamReader): AsyncGenerator<RunStreamEvent> {
+  try {
+    yield first;
+    yield* reader.events;
+  } finally {
+    reader.close();
+  }
+}
+
+function streamSources(ctx: ServiceContext): RunStreamSources {
+  return {
+    bus: ctx.streaming.bus,
+    store: ctx.streaming.store,
+    readRunStatus: async (runId) => (await readRun(ctx, runId))?.status ?? null,
+    onRunDone: (runId, listener) => ctx.streaming.signals.onDone(runId, () => listener()),
+  };
 }
 
 /**
@@ -113,33 +138,44 @@ export const runResultsService = {
 
   /** A run's stream events (replay, then live) until it ends. */
   stream(ctx: ServiceContext, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
-    return readRunStream(
-      {
-        bus: ctx.streaming.bus,
-        store: ctx.streaming.store,
-        readRunStatus: async (runId) => (await readRun(ctx, runId))?.status ?? null,
-        onRunDone: (runId, listener) => ctx.streaming.signals.onDone(runId, () => listener()),
-      },
-      request,
-    );
+    return readRunStream(streamSources(ctx), request);
   },
 
   /**
-   * /runs/wait: the last `values` event of the run's stream (the run was created with values
-   * among its modes). Read from the stream rather than the thread, because a stateless run's
-   * thread is deleted as soon as the run ends.
+   * Queues a run and follows its stream (create-and-stream, create-and-wait). The stream is
+   * opened before the run is queued, so it hears every event as it comes and reads nothing
+   * first: no status or replay read, which a stream of an existing run needs. Its first event,
+   * the first attempt's `metadata` (seq 1), is sent as soon as the run is queued, the text its
+   * worker will store; the worker's own is then the duplicate the reader skips. `signal` ends it.
    */
-  async lastValues(ctx: ServiceContext, run: Run, signal?: AbortSignal): Promise<RunResult> {
+  async createAndStream(
+    ctx: ServiceContext,
+    request: RunCreateRequest,
+    options: { modes?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<{ run: Run; events: AsyncGenerator<RunStreamEvent> }> {
+    let reader: RunStreamReader | undefined;
+    const open = (run: Run) =>
+      openRunStream(streamSources(ctx), { runId: run.runId, threadId: run.threadId, ...options, afterSeq: FIRST_SEQ, openedBeforeQueued: true });
+    try {
+      const run = await createRun(ctx, request, { beforeQueued: (composed) => (reader ??= open(composed)) });
+      return { run, events: startingWith(runMetadataEvent(run, FIRST_ATTEMPT, FIRST_SEQ), reader!) };
+    } catch (error) {
+      reader?.close();
+      throw error;
+    }
+  },
+
+  /**
+   * /runs/wait: the last `values` event of a run's stream (from createAndStream with values among
+   * its modes). Read from the stream rather than the thread, because a stateless run's thread is
+   * deleted as soon as the run ends.
+   */
+  async lastValues(events: AsyncIterable<RunStreamEvent>): Promise<RunResult> {
     let values: RunResult = {};
     let error: unknown;
     // Read to the stream's end even after an error event: the stream ends once the run is
     // settled, so a client that reads the thread next sees its final status.
-    for await (const event of runResultsService.stream(ctx, {
-      runId: run.runId,
-      threadId: run.threadId,
-      modes: ["values"],
-      signal,
-    })) {
+    for await (const event of events) {
       if (event.event === "values") values = JSON.parse(event.data);
       else if (event.event === "error") error = JSON.parse(event.data);
     }

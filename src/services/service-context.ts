@@ -3,6 +3,7 @@ import type { Database } from "../db/database.js";
 import type { GraphRegistry } from "../graphs/graph-registry.js";
 import type { WebhookUrlPolicy } from "../domain/webhook.js";
 import type { Logger } from "../logger.js";
+import type { HangarMetrics } from "../metrics/hangar-metrics.js";
 import type { RunStreaming } from "../streaming/run-streaming.js";
 
 /**
@@ -31,4 +32,8 @@ export interface ServiceContext {
   threadTtl?: { defaultTtlMinutes: number | null };
   /** langgraph.json `webhooks.url` + HANGAR_WEBHOOK_ALLOWED_NETWORKS: where run webhooks may go. */
   webhookPolicy?: WebhookUrlPolicy;
+  /** langgraph.json `http.disable_webhooks`: finished runs queue no webhook call. */
+  webhooksDisabled?: boolean;
+  /** The process's Prometheus metrics (absent in contexts built by hand, e.g. some tests). */
+  metrics?: HangarMetrics;
 }

@@ -14,6 +14,8 @@ import { inKeyOrder } from "./key-order.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 import { ingestTraceRuns } from "./traces/ingest-trace-runs.js";
+import type { OtlpSpan } from "../tracing/otlp/otlp-span.js";
+import { spanRejection, spanToRunOperation } from "../tracing/otlp/span-to-run.js";
 import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
 import type {
   IngestTraceRunsInput,
@@ -73,7 +75,33 @@ export const tracesService = {
    */
   async ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
     requireOperator(ctx, "Trace ingestion and reads");
-    return ingestTraceRuns(ctx, input);
+    const stored = await ingestTraceRuns(ctx, input);
+    ctx.metrics?.traceRunsStored(stored.runIds.length);
+    return stored;
+  },
+
+  /**
+   * Stores OpenTelemetry spans as trace runs (tracing/otlp/span-to-run.ts maps them). Spans that
+   * cannot be stored at all (no trace or span id, no start time) are left out and counted, for
+   * OTLP's partial-success answer; the rest are stored in one transaction, as any batch.
+   */
+  async ingestOtelSpans(
+    ctx: ServiceContext,
+    spans: readonly OtlpSpan[],
+    options: { projectName?: string } = {},
+  ): Promise<{ rejectedSpans: number; errorMessage: string }> {
+    requireOperator(ctx, "Trace ingestion and reads");
+    const rejections: string[] = [];
+    const posts = [];
+    for (const span of spans) {
+      const rejection = spanRejection(span);
+      if (rejection !== null) rejections.push(rejection);
+      else posts.push(spanToRunOperation(span, options));
+    }
+    if (posts.length > 0) await ingestTraceRuns(ctx, { posts, patches: [] });
+    // Spans are numerous: the message names the first few problems, not every one.
+    const errorMessage = rejections.slice(0, 5).join("; ") + (rejections.length > 5 ? `; and ${rejections.length - 5} more` : "");
+    return { rejectedSpans: rejections.length, errorMessage };
   },
 
   async get(ctx: ServiceContext, id: string): Promise<TraceRun> {

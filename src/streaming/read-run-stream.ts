@@ -21,6 +21,20 @@ export interface RunStreamRequest {
   /** Only these stream modes (plus metadata and error); all when omitted. */
   modes?: readonly string[];
   signal?: AbortSignal;
+  /**
+   * The stream was opened before its run was queued (openRunStream, then createRun): nothing
+   * can be stored or ended yet, so the opening read of the run's status and stored events is
+   * skipped. Every event reaches the reader live, or through the same gap and end reads as any
+   * other stream's (a worker in another process without Redis).
+   */
+  openedBeforeQueued?: boolean;
+}
+
+/** A run's stream, subscribed from the moment it is opened (openRunStream). */
+export interface RunStreamReader {
+  events: AsyncGenerator<RunStreamEvent>;
+  /** Stops listening; for a reader whose events are never iterated (its run was not queued). */
+  close(): void;
 }
 
 const ALWAYS_SENT = new Set(["metadata", "error"]);
@@ -63,10 +77,32 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
  * executed by another process (`serve --no-worker` beside `hangar worker`, without REDIS_URL)
  * still ends the stream: its `done` signal (NOTIFY) comes through, and what it stored is read.
  */
-export async function* readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
-  const isWanted = streamModeFilter(request.modes);
-  const { signal } = request;
+export function readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
+  return drainRunStream(sources, request);
+}
 
+/**
+ * readRunStream's reader, subscribed at once rather than at its first read: opened before its run
+ * is queued (with `openedBeforeQueued`), it hears the run from its first event. It stops listening
+ * when its events end, when `signal` aborts, or at `close()`.
+ */
+export function openRunStream(sources: RunStreamSources, request: RunStreamRequest): RunStreamReader {
+  const listener = listenToRun(sources, request);
+  return { events: drainRunStream(sources, request, listener), close: listener.close };
+}
+
+/** What a reader has heard of its run so far, and how it is woken. */
+interface RunListener {
+  pending: BusMessage[];
+  doneSignalled(): boolean;
+  /** Resolves at the next message, `done` signal or abort. */
+  next(): Promise<void>;
+  close(): void;
+}
+
+/** Subscribes to the run's bus messages and `done` signal (before any read, see readRunStream). */
+function listenToRun(sources: RunStreamSources, request: RunStreamRequest): RunListener {
+  const { signal } = request;
   const pending: BusMessage[] = [];
   let wake: (() => void) | null = null;
   const notify = () => {
@@ -74,6 +110,7 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     wake = null;
   };
   let doneSignalled = false;
+  let closed = false;
   const unsubscribe = sources.bus.subscribeRun(request.runId, (message) => {
     pending.push(message);
     notify();
@@ -82,7 +119,33 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     doneSignalled = true;
     notify();
   });
-  signal?.addEventListener("abort", notify, { once: true });
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    stopWatchingDone();
+    signal?.removeEventListener("abort", onAbort);
+  };
+  // Wakes a reader waiting for the next message, and frees a reader that was never iterated.
+  const onAbort = () => {
+    close();
+    notify();
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    pending,
+    doneSignalled: () => doneSignalled,
+    next: () => new Promise<void>((resolve) => (wake = resolve)),
+    close,
+  };
+}
+
+/** The reader's loop; `opened`: its listener, when it was subscribed before the first read. */
+async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequest, opened?: RunListener): AsyncGenerator<RunStreamEvent> {
+  const listener = opened ?? listenToRun(sources, request);
+  const isWanted = streamModeFilter(request.modes);
+  const { signal } = request;
+  const { pending } = listener;
 
   try {
     let lastSeq = request.afterSeq ?? 0;
@@ -97,7 +160,7 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
       const deadline = Date.now() + GAP_PATIENCE_MS;
       for (let attempt = 0; ; attempt++) {
         // Ended before this read: the store is complete, nothing more will come.
-        const hasEnded = doneSignalled || pending.some((message) => message.kind === "end");
+        const hasEnded = listener.doneSignalled() || pending.some((message) => message.kind === "end");
         yield* replay();
         if (lastSeq >= seq || hasEnded || signal?.aborted || Date.now() >= deadline) return;
         await pause(GAP_PAUSES_MS[Math.min(attempt, GAP_PAUSES_MS.length - 1)]!, signal);
@@ -107,20 +170,22 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
     // finished here has all its events in the store read next. Read the other way round, a run
     // ending in another process between the two reads left a finished stream with nothing in it
     // (seen once in ~2,400 streams joined on another process under load).
-    const status = await sources.readRunStatus(request.runId);
-    yield* replay();
-    if (status === null || (status !== "pending" && status !== "running")) return;
+    if (!request.openedBeforeQueued) {
+      const status = await sources.readRunStatus(request.runId);
+      yield* replay();
+      if (status === null || (status !== "pending" && status !== "running")) return;
+    }
 
     let hasHeardLive = false;
     while (!signal?.aborted) {
       const message = pending.shift();
-      if (!message && doneSignalled) {
+      if (!message && listener.doneSignalled()) {
         // Ended without its events reaching this process: the worker stored them all first.
         yield* replay();
         return;
       }
       if (!message) {
-        await new Promise<void>((resolve) => (wake = resolve));
+        await listener.next();
         continue;
       }
       if (message.kind === "end") {
@@ -136,9 +201,7 @@ export async function* readRunStream(sources: RunStreamSources, request: RunStre
       if (isWanted(event)) yield event;
     }
   } finally {
-    unsubscribe();
-    stopWatchingDone();
-    signal?.removeEventListener("abort", notify);
+    listener.close();
   }
 }
 

@@ -16,15 +16,21 @@ export async function attachRedisFanout(
   bus: RunEventBus,
   redisUrl: string,
   log: Logger,
-): Promise<{ close(): Promise<void> }> {
+): Promise<{ ping(): Promise<unknown>; close(): Promise<void> }> {
   const origin = randomUUID();
   const publisher = new Redis(redisUrl, { maxRetriesPerRequest: 2, lazyConnect: true });
-  const subscriber = new Redis(redisUrl, { lazyConnect: true });
+  // Resubscribed here rather than by ioredis: its own resubscribe after a reconnect leaves the
+  // SUBSCRIBE promise unhandled, and a connection closed before the reply (a Redis blip, or
+  // shutdown right after a reconnect) then rejected it unhandled ("Connection is closed.").
+  const subscriber = new Redis(redisUrl, { lazyConnect: true, autoResubscribe: false });
   for (const connection of [publisher, subscriber]) {
     connection.on("error", (error) => log.warn({ err: error }, "redis fan-out connection error"));
   }
   await Promise.all([publisher.connect(), subscriber.connect()]);
   await subscriber.subscribe(CHANNEL);
+  subscriber.on("ready", () => {
+    subscriber.subscribe(CHANNEL).catch((error: unknown) => log.warn({ err: error }, "could not resubscribe to run events on redis"));
+  });
   subscriber.on("message", (_channel: string, text: string) => {
     let envelope: { origin: string; message: BusMessage };
     try {
@@ -42,6 +48,7 @@ export async function attachRedisFanout(
   });
   log.info({ redis: redisUrl.replace(/\/\/[^@]*@/, "//***@") }, "run events fan out through redis");
   return {
+    ping: () => publisher.ping(),
     async close() {
       subscriber.disconnect();
       await publisher.quit().catch(() => undefined);

@@ -1,9 +1,10 @@
+import type { OpenCounter } from "../metrics/hangar-metrics.js";
 import { InvalidInputError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 
 const encoder = new TextEncoder();
 // Proxies drop idle connections; a comment line keeps a quiet run's stream open.
-const HEARTBEAT_MS = 15_000;
+const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /**
  * One SSE frame. Its `id` counts a run's events from 0 as LangGraph Platform does, i.e. seq - 1
@@ -40,14 +41,16 @@ export function threadStreamPositionOf(header: string | undefined): number | und
  */
 export function sseResponse(
   events: AsyncIterable<RunStreamEvent>,
-  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController },
+  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController; heartbeatMs?: number; openStreams?: OpenCounter },
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   let heartbeat: NodeJS.Timeout | null = null;
   let finished = false;
+  let closeCount = () => undefined as void;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), HEARTBEAT_MS);
+      if (options.openStreams) closeCount = options.openStreams.open();
+      heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       heartbeat.unref();
     },
     async pull(controller) {
@@ -56,6 +59,7 @@ export function sseResponse(
         if (next.done) {
           finished = true;
           if (heartbeat) clearInterval(heartbeat);
+          closeCount();
           controller.close();
           return;
         }
@@ -63,11 +67,13 @@ export function sseResponse(
       } catch (error) {
         finished = true;
         if (heartbeat) clearInterval(heartbeat);
+        closeCount();
         controller.error(error);
       }
     },
     async cancel() {
       if (heartbeat) clearInterval(heartbeat);
+      closeCount();
       // Decided before the events are stopped: stopping them ends the iterator, and the pull
       // waiting on it would then mark the stream finished as if the run had ended.
       if (!finished) options.onDisconnect?.();

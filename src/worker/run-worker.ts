@@ -28,6 +28,7 @@ interface ActiveRun {
 }
 
 const UNIQUE_VIOLATION = "23505";
+const DEFAULT_FALLBACK_POLL_MS = 5_000;
 
 /**
  * The run executor of one process: claiming and leases only, as graphile-worker's worker. It
@@ -54,6 +55,8 @@ export class RunWorker {
   private dueTimer: NodeJS.Timeout | null = null;
   private nextDueAt: Date | null = null;
   private unsubscribe: () => void = () => undefined;
+  /** When a claim loop last completed without error (readiness: a stuck or failing loop shows). */
+  private lastClaimLoopAt: Date | null = null;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -69,13 +72,18 @@ export class RunWorker {
     });
     const renewEvery = Math.max(50, Math.floor(this.leaseMs / 3));
     this.timers.push(setInterval(() => void this.maintainLeases(), renewEvery));
-    this.timers.push(setInterval(() => this.wakeAndCheckDelayed(), this.options.fallbackPollMs ?? 5_000));
+    this.timers.push(setInterval(() => this.wakeAndCheckDelayed(), this.options.fallbackPollMs ?? DEFAULT_FALLBACK_POLL_MS));
     for (const timer of this.timers) timer.unref();
     this.wakeAndCheckDelayed();
   }
 
   get activeRunCount(): number {
     return this.active.size;
+  }
+
+  /** For readiness: the last completed claim loop; loops run at least every safety poll. */
+  claimLoopHealth(): { lastAt: Date | null; maxAgeMs: number } {
+    return { lastAt: this.lastClaimLoopAt, maxAgeMs: 3 * (this.options.fallbackPollMs ?? DEFAULT_FALLBACK_POLL_MS) };
   }
 
   /** Asks a running run of this worker to stop (after a cancel signal: reads the action asked). */
@@ -163,6 +171,7 @@ export class RunWorker {
           if (claimed.length < limit) break;
         }
       } while (this.claimAgain && !this.stopping);
+      this.lastClaimLoopAt = new Date();
     } catch (error) {
       this.ctx.log.error({ err: coerceError(error) }, "claiming runs failed; retrying on the next wake-up");
     } finally {

@@ -14,20 +14,28 @@ const AUTH_DEPLOYMENT = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth.lan
 
 let server: TestServer;
 
-async function clientFor(user: string, graph: string): Promise<Client> {
-  const token = await signUserToken(user);
-  const fetchImpl: typeof fetch = (input, init = {}) => {
+/** The thread of a user's context, derived as the server does (with its secret, read from its database). */
+async function contextThread(contextId: string, user: string, on: TestServer = server): Promise<string> {
+  return threadIdForContext(await on.hangar.runtime.db.serverSecret("a2a-context-ids"), contextId, user);
+}
+
+function withToken(token: string): typeof fetch {
+  return (input, init = {}) => {
     const headers = new Headers(init.headers);
     headers.set("authorization", `Bearer ${token}`);
     return fetch(input, { ...init, headers });
   };
+}
+
+async function clientFor(user: string, graph: string, on: TestServer = server): Promise<Client> {
+  const fetchImpl = withToken(await signUserToken(user));
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     }),
   );
-  return factory.createFromUrl(`${server.url}/a2a/${systemAssistantId(graph)}/`);
+  return factory.createFromUrl(`${on.url}/a2a/${systemAssistantId(graph)}/`);
 }
 
 function userMessage(text: string, contextId: string): Message {
@@ -43,8 +51,8 @@ function userMessage(text: string, contextId: string): Message {
   };
 }
 
-function restClientFor(user: string): Promise<LangGraphClient> {
-  return signUserToken(user).then((token) => new LangGraphClient({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${token}` } }));
+function restClientFor(user: string, on: TestServer = server): Promise<LangGraphClient> {
+  return signUserToken(user).then((token) => new LangGraphClient({ apiUrl: on.url, defaultHeaders: { authorization: `Bearer ${token}` } }));
 }
 
 /** The reply's text (the whoami graph answers the users it saw, as JSON). */
@@ -75,7 +83,7 @@ describe("A2A with custom auth", () => {
 
     // Alice's thread, stamped with her as owner, as REST shows it.
     const aliceRest = await restClientFor("alice");
-    const aliceThreadId = threadIdForContext(contextId, "alice");
+    const aliceThreadId = await contextThread(contextId, "alice");
     expect((await aliceRest.runs.get(aliceThreadId, task.id)).metadata).toMatchObject({ a2a_context_id: contextId });
     expect((await aliceRest.threads.get(aliceThreadId)).metadata).toMatchObject({ owner: "alice" });
 
@@ -108,13 +116,38 @@ describe("A2A with custom auth", () => {
     await alice.sendMessage(send(userMessage("alice's second", "support-chat")));
     const aliceRest = await restClientFor("alice");
     const bobRest = await restClientFor("bob");
-    const aliceThread = (await aliceRest.runs.get(threadIdForContext("support-chat", "alice"), aliceFirst.id)).thread_id;
-    const bobThread = (await bobRest.runs.get(threadIdForContext("support-chat", "bob"), bobFirst.id)).thread_id;
+    const aliceThread = (await aliceRest.runs.get(await contextThread("support-chat", "alice"), aliceFirst.id)).thread_id;
+    const bobThread = (await bobRest.runs.get(await contextThread("support-chat", "bob"), bobFirst.id)).thread_id;
     expect(aliceThread).not.toBe(bobThread);
     expect(await aliceRest.runs.list(aliceThread)).toHaveLength(2);
     expect(await bobRest.runs.list(bobThread)).toHaveLength(2);
     await expect(aliceRest.threads.get(bobThread)).rejects.toMatchObject({ status: 404 });
     await expect(bobRest.threads.get(aliceThread)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("derives context threads with a secret of the database: the same in every process, unknown to callers", async () => {
+    const contextId = `squat-${randomUUID()}`;
+    const alice = await clientFor("alice", "whoami");
+    const first = (await alice.sendMessage(send(userMessage("first", contextId)))) as Task;
+    const threadId = await contextThread(contextId, "alice");
+    const aliceRest = await restClientFor("alice");
+    expect((await aliceRest.runs.get(threadId, first.id)).thread_id).toBe(threadId);
+
+    // A second process on the same database (a restart, or another replica) continues her thread.
+    const second = await startTestServer({ configPath: AUTH_DEPLOYMENT, database: server.database });
+    try {
+      expect(await contextThread(contextId, "alice", second)).toBe(threadId);
+      const aliceOnSecond = await clientFor("alice", "whoami", second);
+      await aliceOnSecond.sendMessage(send(userMessage("second", contextId)));
+      expect(await (await restClientFor("alice", second)).runs.list(threadId)).toHaveLength(2);
+    } finally {
+      await second.close();
+    }
+
+    // Without the secret, the thread cannot be computed (so not created first by someone else):
+    // the same caller and name under another key is another thread.
+    expect(threadIdForContext(Buffer.alloc(32), contextId, "alice")).not.toBe(threadId);
+    expect(threadIdForContext(Buffer.alloc(32), contextId, "alice")).not.toBe(threadIdForContext(Buffer.alloc(32), contextId, "bob"));
   });
 
   it("answers the handler's 401 without a token, for the card and for JSON-RPC", async () => {

@@ -16,6 +16,7 @@ const LAYERS: Record<string, number> = {
   "config.ts": 0,
   "logger.ts": 0,
   "version.ts": 0,
+  "node-version.ts": 0,
   // 1: storage.
   db: 1,
   // 2: the service layer and what it runs on (graphs, the event bus, authorization, models).
@@ -26,6 +27,8 @@ const LAYERS: Record<string, number> = {
   // The streaming protocol v2 session: commands and the channel mapping, on the services.
   protocol: 2,
   models: 2,
+  // Prometheus metrics: counted by services and transports, read at scrape time.
+  metrics: 2,
   // 3: transports and background processes that call services.
   "runtime.ts": 3,
   rest: 3,
@@ -40,6 +43,7 @@ const LAYERS: Record<string, number> = {
   // 4: the process entry.
   "main.ts": 4,
   "cli.ts": 4,
+  "cli-commands.ts": 4,
 };
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");

@@ -192,5 +192,5 @@ export const GRAPHQL_CASES: GraphqlCase[] = [
   { field: "Mutation.updateThread", query: "mutation($id: ID!) { updateThread(input: {threadId: $id, metadata: {x: 1}}) { __typename } }", variables: byThread, refusedBy: "handler" },
   { field: "Mutation.updateThreadState", query: 'mutation($id: ID!) { updateThreadState(input: {threadId: $id, values: {}, asNode: "echo"}) { __typename } }', variables: byThread, refusedBy: "handler" },
   { field: "Subscription.runEvents", query: "subscription($id: ID!) { runEvents(runId: $id) { event } }", variables: byRun, refusedBy: "handler" },
-  { field: "Subscription.threadEvents", query: "subscription($id: ID!) { threadEvents(threadId: $id) { event } }", variables: byThread, refusedBy: "handler" },
+  { field: "Subscription.threadEvents", query: 'subscription($id: ID!) { threadEvents(threadId: $id, channels: ["values"]) { method } }', variables: byThread, refusedBy: "handler" },
 ];

@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCapturedLog } from "../helpers/captured-log.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // A deployment as templates ship it: langgraph.json names `"env": ".env"`, but only .env.example
@@ -12,13 +11,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ECHO_GRAPH = path.resolve(here, "../fixtures/graphs/echo.ts:graph");
 
-const logLines: Array<Record<string, unknown>> = [];
-const captureLogs = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { logger, lines: logLines } = createCapturedLog();
 
 let server: TestServer;
 let directory: string;
@@ -27,7 +20,7 @@ beforeAll(async () => {
   directory = mkdtempSync(path.join(os.tmpdir(), "hangar-env-example-"));
   writeFileSync(path.join(directory, "langgraph.json"), JSON.stringify({ graphs: { echo: ECHO_GRAPH }, env: ".env" }));
   writeFileSync(path.join(directory, ".env.example"), "OPENAI_API_KEY=\n");
-  server = await startTestServer({ configPath: path.join(directory, "langgraph.json"), logger: pino({ level: "info" }, captureLogs) });
+  server = await startTestServer({ configPath: path.join(directory, "langgraph.json"), logger });
 });
 
 afterAll(async () => {

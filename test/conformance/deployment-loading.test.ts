@@ -1,8 +1,7 @@
 import path from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createCapturedLog } from "../helpers/captured-log.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // A deployment written for LangGraph Platform: a graph exported as a Promise, a graph calling
@@ -10,13 +9,7 @@ import { startTestServer, type TestServer } from "../helpers/test-server.js";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DEPLOYMENT = path.resolve(here, "../fixtures/deployment-compat/langgraph.json");
 
-const logLines: Array<Record<string, unknown>> = [];
-const captureLogs = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { logger, lines: logLines } = createCapturedLog();
 
 let server: TestServer;
 
@@ -24,7 +17,7 @@ beforeAll(async () => {
   delete process.env.LANGGRAPH_CONFIG;
   server = await startTestServer({
     configPath: DEPLOYMENT,
-    logger: pino({ level: "info" }, captureLogs),
+    logger,
     env: { HANGAR_SCHEMAS_FROM_TYPES: "true" },
   });
 });

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CuttableProxy } from "../helpers/cuttable-proxy.js";
+import { startSplitProcesses, startTestServer, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
 
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
-let database: TestDatabase;
+let processes: SplitProcesses;
 let executing: TestServer;
 let apiOnly: TestServer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  executing = await startTestServer({ database, env: { REDIS_URL } });
-  apiOnly = await startTestServer({ database, env: { REDIS_URL }, roles: { api: true, worker: false } });
+  processes = await startSplitProcesses();
+  ({ executing, apiOnly } = processes);
 });
 afterAll(async () => {
-  await apiOnly?.close();
-  await executing?.close();
-  await database?.drop();
+  await processes?.close();
 });
 
 describe("event fan-out between processes through Redis", () => {
@@ -46,19 +42,55 @@ describe("event fan-out between processes through Redis", () => {
   });
 });
 
-describe("streams between processes without Redis", () => {
-  let plainDatabase: TestDatabase;
-  let worker: TestServer;
-  let api: TestServer;
+describe("event fan-out after Redis drops and comes back", () => {
+  let proxy: CuttableProxy;
+  let behindProxy: TestServer;
   beforeAll(async () => {
-    plainDatabase = await createTestDatabase();
-    worker = await startTestServer({ database: plainDatabase });
-    api = await startTestServer({ database: plainDatabase, roles: { api: true, worker: false } });
+    const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+    const redis = new URL(redisUrl);
+    proxy = new CuttableProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    await proxy.listen();
+    behindProxy = await startTestServer({ database: processes.database, env: { REDIS_URL: proxy.proxiedUrl(redisUrl) }, roles: { api: true, worker: false, cron: false } });
   });
   afterAll(async () => {
-    await api?.close();
-    await worker?.close();
-    await plainDatabase?.drop();
+    await proxy?.restore();
+    await behindProxy?.close();
+    await proxy?.close();
+  });
+
+  it("resubscribes: live events reach a process whose Redis connection was cut and restored", async () => {
+    await proxy.cut("reset");
+    await proxy.restore();
+    // Live again once the subscriber has reconnected and resubscribed (within seconds).
+    await vi.waitFor(
+      async () => {
+        const thread = await behindProxy.client.threads.create();
+        const arrivals: number[] = [];
+        const started = Date.now();
+        for await (const part of behindProxy.client.runs.stream(thread.thread_id, "slow", {
+          input: human("after the cut"),
+          streamMode: "updates",
+          context: { step_ms: 150 },
+        })) {
+          if (part.event === "updates") arrivals.push(Date.now() - started);
+        }
+        expect(arrivals).toHaveLength(3);
+        expect(arrivals[2]! - arrivals[0]!).toBeGreaterThan(200);
+      },
+      { timeout: 20_000, interval: 200 },
+    );
+  });
+});
+
+describe("streams between processes without Redis", () => {
+  let withoutRedis: SplitProcesses;
+  let api: TestServer;
+  beforeAll(async () => {
+    withoutRedis = await startSplitProcesses({ redis: false });
+    api = withoutRedis.apiOnly;
+  });
+  afterAll(async () => {
+    await withoutRedis?.close();
   });
 
   it("still end, with every event the run stored, when the run ends on another process", async () => {

@@ -160,4 +160,32 @@ describe("SSE on the wire", () => {
     expect(await response.json()).toMatchObject({ detail: expect.stringContaining("busy") });
     await server.client.runs.join(thread.thread_id, run.run_id);
   });
+
+  it("sends a queued run's metadata as soon as it is queued, then its events once it runs, each once and as stored", async () => {
+    const thread = await server.client.threads.create();
+    // Holds the thread (15 s) until the test cancels it: the streamed run waits behind it.
+    const first = await server.client.runs.create(thread.thread_id, "slow", { input: human("hold"), context: { step_ms: 5_000 } });
+    const stream = server.client.runs.stream(thread.thread_id, "slow", {
+      input: human("queued"),
+      streamMode: ["updates"],
+      context: { step_ms: 1 },
+      multitaskStrategy: "enqueue",
+    });
+    const live = [];
+    for await (const part of stream) {
+      live.push(part);
+      if (live.length === 1) {
+        const runId = (part.data as { run_id: string }).run_id;
+        expect(part).toMatchObject({ event: "metadata", id: "0", data: { run_id: runId, attempt: 1 } });
+        // Sent while the run waits its turn: nothing has executed it yet.
+        expect((await server.client.runs.get(thread.thread_id, runId)).status).toBe("pending");
+        await server.client.runs.cancel(thread.thread_id, first.run_id);
+      }
+    }
+    expect(live.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);
+    const runId = (live[0]!.data as { run_id: string }).run_id;
+    const stored = [];
+    for await (const part of server.client.runs.joinStream(thread.thread_id, runId)) stored.push(part);
+    expect(stored).toEqual(live);
+  });
 });

@@ -22,8 +22,15 @@ let browser: Browser;
 let page: Page;
 let pageErrors: string[];
 
+// The console's graphql-ws frames, both ways, for what its test chat subscribes to.
+const socketFrames: { sent: string[]; received: string[] } = { sent: [], received: [] };
+
 beforeAll(() => {
   ({ server, browser, page, pageErrors } = fixture);
+  page.on("websocket", (socket) => {
+    socket.on("framesent", (frame) => socketFrames.sent.push(String(frame.payload)));
+    socket.on("framereceived", (frame) => socketFrames.received.push(String(frame.payload)));
+  });
 });
 
 const heading = (text: string) => page.getByRole("heading", { level: 1, name: text });
@@ -105,7 +112,7 @@ describe("the web console", () => {
     expect(assistant).toEqual({ version: 1, context: { model_name: "offline-echo", system_prompt: "You are terse." } });
   });
 
-  it("chats in the test environment: the answer streams in over graphql-ws", async () => {
+  it("chats in the test environment: the answer's tokens stream in through threadEvents over graphql-ws", async () => {
     await page.getByRole("link", { name: "Chat with it" }).click();
     await heading("Test environment").waitFor();
     expect(await page.getByLabel("Assistant", { exact: true }).inputValue()).toBe(assistantId);
@@ -122,14 +129,28 @@ describe("the web console", () => {
     expect(chunks).toBeGreaterThan(5);
     agentThreadId = new URL(page.url()).searchParams.get("thread")!;
     expect(agentThreadId).toMatch(/^[0-9a-f-]{36}$/);
+    // The chat subscribed to its thread's protocol v2 events, and the tokens came as text deltas.
+    const subscribed = socketFrames.sent
+      .map((frame) => JSON.parse(frame) as { type: string; payload: { query: string; variables: { threadId?: string } } })
+      .filter((frame) => frame.type === "subscribe");
+    expect(subscribed.map((frame) => [frame.payload.query.match(/threadEvents|runEvents/)?.[0], frame.payload.variables.threadId])).toEqual([
+      ["threadEvents", agentThreadId],
+    ]);
+    const deltas = socketFrames.received
+      .map((frame) => JSON.parse(frame) as { payload?: { data?: { threadEvents?: { method: string; data: { event?: string; delta?: { text: string } } } } } })
+      .map((frame) => frame.payload?.data?.threadEvents)
+      .filter((event) => event?.method === "messages" && event.data.event === "content-block-delta");
+    expect(deltas.length).toBe(chunks);
+    expect(deltas.map((event) => event!.data.delta!.text).join("")).toBe(answer);
     await status.getByText("tokens").waitFor();
     await saveScreenshot(page, "05-test-environment-finished");
   });
 
-  it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; cancel stops a run", async () => {
+  it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; a reload re-attaches; cancel stops a run", async () => {
     await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "slow (slow v1)" });
     await page.getByText("Run options").click();
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 700}');
+    // Slow enough that the run is still going when the next messages are typed, on a loaded machine too.
+    await page.getByLabel("Context for these runs").fill('{"step_ms": 1200}');
     const composer = page.getByLabel("Message", { exact: true });
     await composer.fill("take your time");
     await composer.press("Enter");
@@ -157,12 +178,19 @@ describe("the web console", () => {
     };
     expect(await statuses()).toEqual(["SUCCESS", "INTERRUPTED"]);
 
+    // Slow enough to outlast a page reload: the reloaded page re-attaches to the running run.
+    await page.getByLabel("Context for these runs").fill('{"step_ms": 5000}');
     await composer.fill("never mind");
     await composer.press("Enter");
+    await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();
+    await page.reload();
+    await page.getByRole("log").getByText("never mind").waitFor();
     await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();
     await page.getByRole("button", { name: "Cancel run" }).click();
     await page.locator('[data-testid="run-status"][data-status="interrupted"]').waitFor();
     expect(await statuses()).toEqual(["INTERRUPTED", "SUCCESS", "INTERRUPTED"]);
+    // The reload folded the run options away; the next test edits them.
+    if (!(await page.getByLabel("Context for these runs").isVisible())) await page.getByText("Run options").click();
   });
 
   it("stops at interrupt() and resumes with the answer typed in", async () => {

@@ -58,6 +58,31 @@ describe("the console's crons page", () => {
     expect(await row.getByRole("link", { name: "success" }).getAttribute("href")).toBe(`/console/threads/${threadId}`);
   });
 
+  it("shows a stateless cron's last firing after its run and thread are deleted, with a failure's message", async () => {
+    const ok = await server.client.crons.create("echo", { schedule: "7 7 * * *", input: { messages: [{ role: "user", content: "ping" }] } });
+    const failing = await server.client.crons.create("failing", { schedule: "8 8 * * *", input: { messages: [{ role: "user", content: "boom" }] } });
+    await makeCronsDue(server.database, [ok.cron_id, failing.cron_id]);
+    await expect
+      .poll(async () => {
+        const crons = (await server.client.crons.search({ limit: 100 })) as Array<{ cron_id: string; last_firing?: { status: string } | null }>;
+        return [ok.cron_id, failing.cron_id].map((id) => crons.find((cron) => cron.cron_id === id)?.last_firing?.status);
+      }, { timeout: 15_000 })
+      .toEqual(["success", "error"]);
+    await page.goto(`${server.url}/console/crons`);
+    await page.getByRole("columnheader", { name: "Last firing" }).waitFor();
+    const okRow = page.getByTestId("cron-table").locator("tbody tr", { hasText: "7 7 * * *" });
+    const okFiring = okRow.getByTestId("last-firing");
+    await okFiring.getByText("success").waitFor();
+    // Its thread is gone: the status links to the run's trace instead.
+    expect(await okFiring.getByRole("link", { name: "success" }).getAttribute("href")).toMatch(/^\/console\/traces\//);
+    const failedFiring = page.getByTestId("cron-table").locator("tbody tr", { hasText: "8 8 * * *" }).getByTestId("last-firing");
+    await failedFiring.getByText("error", { exact: true }).waitFor();
+    await failedFiring.getByText(/the fixture graph failed on purpose/).waitFor();
+    await saveScreenshot(page, "crons-last-firing");
+    await server.client.crons.delete(ok.cron_id);
+    await server.client.crons.delete(failing.cron_id);
+  });
+
   it("creates a cron: five firings previewed in the chosen zone, a bad schedule refused by field", async () => {
     await page.getByRole("button", { name: "New cron" }).click();
     const dialog = page.getByRole("dialog", { name: "New cron" });

@@ -1,44 +1,59 @@
 import { describe, expect, it } from "vitest";
+import { ProtocolEventMapper } from "../../src/protocol/protocol-events.js";
 import { messagesOfValues } from "../../web/src/lib/chat-messages.js";
-import { applyRunEvent, conversationOf, endRunStream, startRunStream, type RunEventLike } from "../../web/src/lib/run-stream.js";
+import { applyThreadEvent, conversationOf, endRunStream, isRunEnd, startRunStream, type ThreadEventLike } from "../../web/src/lib/run-stream.js";
+
+// The console's fold of a run's thread events, fed what the server's own protocol mapper makes of
+// stored run events (`mode|namespace` names, JSON data), so both sides share one event model.
 
 const human = { id: "h1", type: "human", content: "hello" };
-const token = (seq: number, text: string, id = "run-abc"): RunEventLike => ({
-  seq,
-  event: "messages",
-  mode: "messages",
-  data: [{ id, type: "AIMessageChunk", content: text }, { langgraph_node: "agent" }],
-});
 
-function fold(events: RunEventLike[]) {
-  return events.reduce(applyRunEvent, startRunStream("run-1"));
+/** Stored run events (name, data) as the protocol events the server sends, positions 1, 2, … */
+function protocolEvents(stored: Array<[string, unknown]>): ThreadEventLike[] {
+  const mapper = new ProtocolEventMapper();
+  return stored.flatMap(([event, data], index) =>
+    mapper.map({ runId: "run-1", threadId: "t", seq: index + 1, streamId: String(index + 1), event, data: JSON.stringify(data) }).map((mapped) => ({
+      method: mapped.method,
+      namespace: mapped.params.namespace,
+      node: mapped.params.node ?? null,
+      seq: mapped.seq,
+      data: mapped.params.data,
+    })),
+  );
 }
 
-describe("applyRunEvent", () => {
+const fold = (events: ThreadEventLike[]) => events.reduce(applyThreadEvent, startRunStream("run-1"));
+const token = (text: string, id = "run-abc"): [string, unknown] => ["messages", [{ id, type: "AIMessageChunk", content: text, tool_call_chunks: [] }, { langgraph_node: "agent" }]];
+
+describe("applyThreadEvent", () => {
   it("streams tokens into a partial message until a values event holds the finished one", () => {
-    const events: RunEventLike[] = [
-      { seq: 1, event: "metadata", mode: "metadata", data: { run_id: "run-1", attempt: 1 } },
-      { seq: 2, event: "values", mode: "values", data: { messages: [human] } },
-      token(3, "Echo"),
-      token(4, " from"),
-    ];
+    const events = protocolEvents([["metadata", { run_id: "run-1" }], ["values", { messages: [human] }], token("Echo"), token(" from")]);
     const midway = fold(events);
     expect(midway.phase).toBe("running");
     expect(midway.tokenChunks).toBe(2);
-    expect(conversationOf(null, midway, "hello").map((message) => [message.role, message.text, message.isStreaming])).toEqual([
-      ["user", "hello", false],
-      ["assistant", "Echo from", true],
+    expect(conversationOf(null, midway, "hello").map((message) => [message.role, message.text, message.isStreaming, message.name])).toEqual([
+      ["user", "hello", false, null],
+      ["assistant", "Echo from", true, "agent"],
     ]);
 
     // The finished message may carry another id than its chunks did; the values event wins.
-    const finished = applyRunEvent(midway, {
-      seq: 5,
-      event: "values",
-      mode: "values",
-      data: { messages: [human, { id: "other-id", type: "ai", content: "Echo from offline" }] },
-    });
+    const finished = fold(
+      protocolEvents([
+        ["metadata", { run_id: "run-1" }],
+        ["values", { messages: [human] }],
+        token("Echo"),
+        token(" from"),
+        ["values", { messages: [human, { id: "other-id", type: "ai", content: "Echo from offline" }] }],
+      ]),
+    );
     expect(finished.partials).toEqual([]);
     expect(conversationOf(null, endRunStream(finished), null).map((message) => message.text)).toEqual(["hello", "Echo from offline"]);
+  });
+
+  it("does not stream a node's whole human or tool message as tokens", () => {
+    const state = fold(protocolEvents([["messages", [{ id: "t1", type: "tool", content: "found", tool_call_id: "c1" }, { langgraph_node: "tools" }]]]));
+    expect(state.partials).toEqual([]);
+    expect(state.tokenChunks).toBe(0);
   });
 
   it("shows the pending user message until the run's first state arrives", () => {
@@ -51,34 +66,29 @@ describe("applyRunEvent", () => {
     ]);
   });
 
-  it("records finished nodes and interrupts from updates, keeping state out of interrupt-only values", () => {
-    const state = fold([
-      { seq: 1, event: "values", mode: "values", data: { messages: [human] } },
-      { seq: 2, event: "updates", mode: "updates", data: { first: { count: 1 } } },
-      { seq: 3, event: "updates", mode: "updates", data: { __interrupt__: [{ id: "i1", value: { question: "approve?" } }] } },
-      { seq: 4, event: "values", mode: "values", data: { __interrupt__: [{ id: "i1", value: { question: "approve?" } }] } },
+  it("records finished nodes and interrupts (once each), keeping the state", () => {
+    const interrupt = [{ id: "i1", value: { question: "approve?" } }];
+    const events = protocolEvents([
+      ["values", { messages: [human] }],
+      ["updates", { first: { count: 1 } }],
+      ["updates", { __interrupt__: interrupt }],
+      ["values", { __interrupt__: interrupt }],
+      ["run_done", { status: "success" }],
     ]);
+    const state = fold(events);
     expect(state.finishedNodes).toEqual(["first"]);
     expect(state.interrupts).toEqual([{ id: "i1", value: { question: "approve?" } }]);
     expect(state.values).toEqual({ messages: [human] });
+    // A run that stopped at interrupt() ends `interrupted`.
+    expect(events.filter(isRunEnd).map((event) => (event.data as { event: string }).event)).toEqual(["interrupted"]);
   });
 
-  it("keeps the error event and ignores replayed events it has seen", () => {
-    const state = fold([
-      token(1, "a"),
-      token(1, "a"),
-      { seq: 2, event: "error", mode: "error", data: { error: "Error", message: "the fixture graph failed on purpose" } },
-    ]);
-    expect(state.partials[0].text).toBe("a");
-    expect(state.error).toEqual({ error: "Error", message: "the fixture graph failed on purpose" });
-  });
-
-  it("reads messages mode's partial and complete events too", () => {
-    const state = fold([
-      { seq: 1, event: "messages/partial", mode: "messages", data: [{ id: "m", type: "ai", content: "Hel" }] },
-      { seq: 2, event: "messages/partial", mode: "messages", data: [{ id: "m", type: "ai", content: "Hello" }] },
-    ]);
-    expect(state.partials.map((partial) => partial.text)).toEqual(["Hello"]);
+  it("keeps why a run failed, and its end", () => {
+    const events = protocolEvents([token("a"), ["error", { error: "Error", message: "the fixture graph failed on purpose" }]]);
+    const state = fold(events);
+    expect(state.partials[0]!.text).toBe("a");
+    expect(state.error).toEqual({ error: "Run failed", message: "the fixture graph failed on purpose" });
+    expect(events.some(isRunEnd)).toBe(true);
   });
 });
 
@@ -105,28 +115,32 @@ describe("messagesOfValues", () => {
 });
 
 describe("tasks events (the graph view's live node states)", () => {
-  const task = (seq: number, data: Record<string, unknown>, event = "tasks"): RunEventLike => ({ seq, event, mode: "tasks", data });
+  const task = (data: Record<string, unknown>, event = "tasks"): [string, unknown] => [event, data];
 
   it("keeps a node active from its task's start to its end, and records the interrupts it ended with", () => {
-    const started = fold([task(1, { id: "t1", name: "plan", input: {}, triggers: ["start:plan"] })]);
+    const started = fold(protocolEvents([task({ id: "t1", name: "plan", input: {}, triggers: ["start:plan"] })]));
     expect(started.activeNodes).toEqual(["plan"]);
-    const ended = fold([
-      task(1, { id: "t1", name: "plan", input: {}, triggers: ["start:plan"] }),
-      task(2, { id: "t1", name: "plan", result: [["notes", ["plan done"]]], interrupts: [] }),
-      task(3, { id: "t2", name: "review", input: {}, triggers: ["branch:to:review"] }),
-      task(4, { id: "t2", name: "review", result: [], interrupts: [{ id: "i1", value: { question: "ok?" } }] }),
-    ]);
+    const ended = fold(
+      protocolEvents([
+        task({ id: "t1", name: "plan", input: {}, triggers: ["start:plan"] }),
+        task({ id: "t1", name: "plan", result: [["notes", ["plan done"]]], interrupts: [] }),
+        task({ id: "t2", name: "review", input: {}, triggers: ["branch:to:review"] }),
+        task({ id: "t2", name: "review", result: [], interrupts: [{ id: "i1", value: { question: "ok?" } }] }),
+      ]),
+    );
     expect(ended.activeNodes).toEqual([]);
     expect(ended.interruptedNodes).toEqual({ review: [{ question: "ok?" }] });
   });
 
   it("ignores subgraph tasks, keeps a node active while another of its tasks runs, and ends with nothing active", () => {
-    const state = fold([
-      task(1, { id: "a", name: "fan", input: {}, triggers: ["x"] }),
-      task(2, { id: "b", name: "fan", input: {}, triggers: ["x"] }),
-      task(3, { id: "c", name: "search", input: {}, triggers: ["y"] }, "tasks|research:123"),
-      task(4, { id: "a", name: "fan", result: [], interrupts: [] }),
-    ]);
+    const state = fold(
+      protocolEvents([
+        task({ id: "a", name: "fan", input: {}, triggers: ["x"] }),
+        task({ id: "b", name: "fan", input: {}, triggers: ["x"] }),
+        task({ id: "c", name: "search", input: {}, triggers: ["y"] }, "tasks|research:123"),
+        task({ id: "a", name: "fan", result: [], interrupts: [] }),
+      ]),
+    );
     expect(state.activeNodes).toEqual(["fan"]);
     expect(endRunStream(state).activeNodes).toEqual([]);
   });

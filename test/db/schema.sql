@@ -37,6 +37,23 @@ CREATE FUNCTION public.hangar_announce_run_change() RETURNS trigger
         RETURN NULL;
       END $$;
 
+CREATE FUNCTION public.hangar_cron_firing_follows_run() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        IF TG_OP = 'DELETE' THEN
+          UPDATE cron_firings SET status = 'deleted', ended_at = now() WHERE firing_id = OLD.run_id;
+          RETURN NULL;
+        END IF;
+        UPDATE cron_firings SET
+          status = NEW.status,
+          started_at = CASE WHEN NEW.status = 'running' THEN coalesce(started_at, now()) ELSE started_at END,
+          ended_at = CASE WHEN NEW.status IN ('success', 'error', 'timeout', 'interrupted') THEN now() END,
+          error = NEW.error
+        WHERE firing_id = NEW.run_id;
+        RETURN NULL;
+      END $$;
+
 CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_thread_metadata jsonb, p_create_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone) RETURNS TABLE(outcome text, active_run_ids uuid[])
     LANGUAGE plpgsql
     AS $$
@@ -155,6 +172,19 @@ CREATE TABLE public.checkpoints (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
+CREATE TABLE public.cron_firings (
+    firing_id uuid NOT NULL,
+    cron_id uuid NOT NULL,
+    run_id uuid,
+    thread_id uuid,
+    status text NOT NULL,
+    fired_at timestamp with time zone NOT NULL,
+    started_at timestamp with time zone,
+    ended_at timestamp with time zone,
+    error jsonb,
+    CONSTRAINT cron_firings_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text, 'refused'::text, 'deleted'::text])))
+);
+
 CREATE TABLE public.crons (
     cron_id uuid NOT NULL,
     assistant_id uuid NOT NULL,
@@ -243,6 +273,12 @@ CREATE TABLE public.runs (
     CONSTRAINT runs_cancel_action_check CHECK ((cancel_action = ANY (ARRAY['interrupt'::text, 'rollback'::text]))),
     CONSTRAINT runs_multitask_strategy_check CHECK ((multitask_strategy = ANY (ARRAY['reject'::text, 'interrupt'::text, 'rollback'::text, 'enqueue'::text]))),
     CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))
+);
+
+CREATE TABLE public.server_secrets (
+    purpose text NOT NULL,
+    secret bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 CREATE TABLE public.store_items (
@@ -363,6 +399,9 @@ ALTER TABLE ONLY public.checkpoint_writes
 ALTER TABLE ONLY public.checkpoints
     ADD CONSTRAINT checkpoints_pkey PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id);
 
+ALTER TABLE ONLY public.cron_firings
+    ADD CONSTRAINT cron_firings_pkey PRIMARY KEY (firing_id);
+
 ALTER TABLE ONLY public.crons
     ADD CONSTRAINT crons_pkey PRIMARY KEY (cron_id);
 
@@ -374,6 +413,9 @@ ALTER TABLE ONLY public.run_events
 
 ALTER TABLE ONLY public.runs
     ADD CONSTRAINT runs_pkey PRIMARY KEY (run_id);
+
+ALTER TABLE ONLY public.server_secrets
+    ADD CONSTRAINT server_secrets_pkey PRIMARY KEY (purpose);
 
 ALTER TABLE ONLY public.store_items
     ADD CONSTRAINT store_items_pkey PRIMARY KEY (namespace, key);
@@ -395,6 +437,8 @@ CREATE INDEX assistants_created_at_idx ON public.assistants USING btree (created
 CREATE INDEX assistants_graph_id_idx ON public.assistants USING btree (graph_id);
 
 CREATE INDEX assistants_metadata_idx ON public.assistants USING gin (metadata jsonb_path_ops);
+
+CREATE INDEX cron_firings_cron_idx ON public.cron_firings USING btree (cron_id, fired_at DESC, firing_id DESC);
 
 CREATE INDEX crons_assistant_idx ON public.crons USING btree (assistant_id, created_at);
 
@@ -456,8 +500,15 @@ CREATE TRIGGER crons_announce_change AFTER INSERT OR DELETE OR UPDATE OF schedul
 
 CREATE TRIGGER runs_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.runs FOR EACH ROW EXECUTE FUNCTION public.hangar_announce_run_change();
 
+CREATE TRIGGER runs_cron_firing_deleted AFTER DELETE ON public.runs FOR EACH ROW WHEN (((old.cron_id IS NOT NULL) AND (old.status = ANY (ARRAY['pending'::text, 'running'::text])))) EXECUTE FUNCTION public.hangar_cron_firing_follows_run();
+
+CREATE TRIGGER runs_cron_firing_status AFTER UPDATE OF status ON public.runs FOR EACH ROW WHEN (((new.cron_id IS NOT NULL) AND (old.status IS DISTINCT FROM new.status))) EXECUTE FUNCTION public.hangar_cron_firing_follows_run();
+
 ALTER TABLE ONLY public.assistant_versions
     ADD CONSTRAINT assistant_versions_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.cron_firings
+    ADD CONSTRAINT cron_firings_cron_id_fkey FOREIGN KEY (cron_id) REFERENCES public.crons(cron_id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY public.crons
     ADD CONSTRAINT crons_assistant_id_fkey FOREIGN KEY (assistant_id) REFERENCES public.assistants(assistant_id) ON DELETE CASCADE;

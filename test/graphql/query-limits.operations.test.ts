@@ -87,6 +87,7 @@ function valueOf(type: GraphQLInputType, name: string): unknown {
     return Object.fromEntries(required.map((field) => [field.name, valueOf(field.type, field.name)]));
   }
   if (named.name === "Int") return /^(first|last|limit)$/.test(name) ? 100 : 1;
+  if (named.name === "Float") return 1;
   if (named.name === "Boolean") return true;
   if (named.name === "JSON" || named.name === "JSONObject") return {};
   if (named.name === "DateTime") return new Date(0).toISOString();

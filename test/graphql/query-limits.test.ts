@@ -166,7 +166,7 @@ describe("operations per WebSocket", () => {
   it("refuses a third subscription on a socket capped at two, and admits one again after another completes", async () => {
     const thread = await tight.client.threads.create();
     const client = connect(tight);
-    const query = "subscription ($threadId: ID!) { threadEvents(threadId: $threadId) { event } }";
+    const query = 'subscription ($threadId: ID!) { threadEvents(threadId: $threadId, channels: ["values"]) { method } }';
     const open = () => {
       const iterator = client.iterate({ query, variables: { threadId: thread.thread_id } });
       return { iterator, first: iterator.next() };

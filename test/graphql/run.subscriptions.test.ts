@@ -9,7 +9,6 @@ import {
   CreateRunDocument,
   CreateThreadDocument,
   RunEventsDocument,
-  ThreadEventsDocument,
   type RunEventFieldsFragment,
 } from "./generated/graphql.js";
 import { executeOk, graphqlWebSocketUrl } from "./helpers.js";
@@ -137,42 +136,6 @@ describe("runEvents over graphql-ws", () => {
     await subscription.return!();
     await vi.waitFor(() => expect(listeners.open()).toBe(0));
     await expect(first).resolves.toMatchObject({ done: true });
-  });
-});
-
-describe("threadEvents over graphql-ws", () => {
-  it("carries the events of each run started on the thread, until the client unsubscribes", async () => {
-    const listeners = trackBusListeners("subscribeThread");
-    const threadId = await createThread();
-    const subscription = subscribe(connect(), ThreadEventsDocument, { threadId });
-    const received: RunEventFieldsFragment[] = [];
-    const reading = (async () => {
-      for await (const result of subscription) {
-        expect(result.errors).toBeUndefined();
-        received.push(result.data!.threadEvents);
-      }
-    })();
-    await vi.waitFor(() => expect(listeners.open()).toBe(1));
-
-    const first = await createRun(threadId, "echo");
-    await server.client.runs.join(threadId, first.runId);
-    const second = await createRun(threadId, "slow", { context: { step_ms: 10 } });
-    await server.client.runs.join(threadId, second.runId);
-    await vi.waitFor(() => expect(received).toHaveLength(2 + 4));
-
-    expect(received.map((event) => [event.runId, event.event])).toEqual([
-      [first.runId, "metadata"],
-      [first.runId, "updates"],
-      [second.runId, "metadata"],
-      [second.runId, "updates"],
-      [second.runId, "updates"],
-      [second.runId, "updates"],
-    ]);
-    expect(received.every((event) => event.threadId === threadId)).toBe(true);
-
-    await subscription.return!();
-    await reading;
-    await vi.waitFor(() => expect(listeners.open()).toBe(0));
   });
 });
 

@@ -9,6 +9,8 @@ import { startHangar } from "../../src/main.js";
 // ignored. Every refusal comes before the database is opened (this one cannot be reached).
 const UNREACHABLE_DATABASE = "postgres://postgres@127.0.0.1:1/never";
 const ECHO_GRAPH = path.resolve("test/fixtures/graphs/echo.ts");
+const REFUSED_MODULES = path.resolve("test/fixtures/encryption/refused-modules.ts");
+const EXAMPLE_ENCRYPTION = path.resolve("examples/encryption/encryption.ts");
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -24,10 +26,19 @@ function start(deployment: Record<string, unknown>, env: Record<string, string> 
 }
 
 describe("start-up with langgraph.json security keys", () => {
-  it("refuses encryption: not supported yet, and data must not be stored in clear instead", async () => {
-    await expect(start({ encryption: { path: "./encryption.ts:encryption" } })).rejects.toThrow(
-      /encryption \(custom at-rest encryption\) is not supported yet; refusing to start with data in clear/,
+  it("refuses an encryption module that does not load, or asks for what Hangar does not encrypt", async () => {
+    await expect(start({ encryption: { path: "./encryption.ts:encryption" } })).rejects.toThrow(/Cannot load encryption\.path "\.\/encryption\.ts:encryption"/);
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withJsonHandlers` } })).rejects.toThrow(
+      /registers encrypt\.json, decrypt\.json: Hangar encrypts checkpoint blobs only .*refusing to start with those fields in clear/,
     );
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withContextHandler` } })).rejects.toThrow(/registers context:/);
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutDecrypt` } })).rejects.toThrow(/must have encrypt\.blob and decrypt\.blob functions/);
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutDecrypt`, keys: "all" } })).rejects.toThrow(/encryption: .*keys/);
+  });
+
+  it("refuses the example encryption module without its key: nothing is ever written in clear", async () => {
+    delete process.env.ENCRYPTION_KEY;
+    await expect(start({ encryption: { path: `${EXAMPLE_ENCRYPTION}:encryption` } })).rejects.toThrow(/ENCRYPTION_KEY must be 32 bytes/);
   });
 
   it("refuses webhooks keys it does not know, and header templates outside env_prefix or unset", async () => {

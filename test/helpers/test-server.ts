@@ -81,3 +81,35 @@ async function startOnDatabase(options: TestServerOptions, database: TestDatabas
     },
   };
 }
+
+/**
+ * Two Hangar processes on one database, as a split deployment runs them: `executing` runs graphs,
+ * `apiOnly` serves the API without a worker; run events are announced through Redis unless
+ * `redis: false` (then only through the database).
+ */
+export interface SplitProcesses {
+  database: TestDatabase;
+  executing: TestServer;
+  apiOnly: TestServer;
+  close(): Promise<void>;
+}
+
+export async function startSplitProcesses(options: { redis?: boolean } = {}): Promise<SplitProcesses> {
+  const env: Record<string, string> = options.redis === false ? {} : { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" };
+  const database = await createTestDatabase();
+  const started: TestServer[] = [];
+  const close = async () => {
+    for (const server of started.reverse()) await server.close();
+    await database.drop();
+  };
+  try {
+    const executing = await startTestServer({ database, env });
+    started.push(executing);
+    const apiOnly = await startTestServer({ database, env, roles: { api: true, worker: false } });
+    started.push(apiOnly);
+    return { database, executing, apiOnly, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -107,6 +107,14 @@ describe("embedded database", () => {
     );
     const [row] = await hangar.runtime.db.dataSource.query("SELECT next_run_date > now() AS later FROM crons WHERE cron_id = $1", [cron.cron_id]);
     expect(row.later).toBe(true);
+    // The firing record follows its run through the runs triggers on PGlite too.
+    await vi.waitFor(
+      async () => {
+        const [found] = (await client.crons.search({ limit: 1 })) as Array<{ cron_id: string; last_firing?: { status: string; ended_at: string | null } | null }>;
+        expect(found).toMatchObject({ cron_id: cron.cron_id, last_firing: { status: "success", ended_at: expect.any(String) } });
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   });
 
   it("refuses a second process on the same data directory, naming the holder", async () => {

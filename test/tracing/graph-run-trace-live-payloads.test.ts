@@ -1,27 +1,20 @@
 import path from "node:path";
-import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCapturedLog } from "../helpers/captured-log.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // Graph payloads JSON cannot hold (a cycle through a live timer, a BigInt, a function) are stored
 // as LangSmith's own client stores them, and the rest of the trace (the model call) is kept.
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const logLines: Array<Record<string, unknown>> = [];
-const captureLogs = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") logLines.push(JSON.parse(line));
-    done();
-  },
-});
+const { logger, lines: logLines } = createCapturedLog();
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
     configPath: path.resolve(here, "../fixtures/live-payloads/langgraph.json"),
-    logger: pino({ level: "info" }, captureLogs),
+    logger,
   });
 });
 afterAll(async () => {

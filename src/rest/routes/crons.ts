@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { cronsService } from "../../services/crons.service.js";
-import { createCronFromWire, cronFilterFromWire, cronToWire, searchCronsFromWire, updateCronFromWire } from "../cron-wire.js";
+import { createCronFromWire, cronFilterFromWire, cronFiringToWire, cronToWire, searchCronsFromWire, updateCronFromWire } from "../cron-wire.js";
 import { CronCountRequest, CronCreate, CronPatch, CronSearchRequest } from "../schemas/crons.js";
 import { selectFields } from "../wire.js";
 import { createRouteKit, takePage } from "./route-kit.js";
@@ -22,8 +22,17 @@ export function cronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.post("/search", async (c) => {
     const request = await body(c, CronSearchRequest);
     const input = searchCronsFromWire(request);
-    const rows = await cronsService.search(ctx(c), { ...input, limit: input.limit + 1 });
-    return c.json(takePage(c, rows, input).map((cron) => selectFields(cronToWire(cron), request.select)));
+    const context = ctx(c);
+    const rows = await cronsService.search(context, { ...input, limit: input.limit + 1 });
+    const page = takePage(c, rows, input);
+    const wantsFirings = !request.select?.length || request.select.includes("last_firing");
+    const lastFirings = wantsFirings ? await cronsService.lastFiringsOf(context, page) : new Map();
+    return c.json(
+      page.map((cron) => {
+        const firing = lastFirings.get(cron.cronId);
+        return selectFields({ ...cronToWire(cron), last_firing: firing ? cronFiringToWire(firing) : null }, request.select);
+      }),
+    );
   });
 
   // Count Crons

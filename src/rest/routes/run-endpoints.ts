@@ -4,7 +4,6 @@ import type { HttpEnv } from "../../http/http-env.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
-import { createRun } from "../../services/run-lifecycle/create-run.js";
 import type { ServiceContext } from "../../services/service-context.js";
 import { afterSeqOfLastEventId, sseResponse } from "../../streaming/sse-response.js";
 import { createRunFromWire } from "../run-wire.js";
@@ -38,12 +37,13 @@ export async function streamNewRun(
   threadId: string | null,
   headers: Record<string, string>,
 ) {
-  const run = await createRun(ctx, createRunFromWire(body, threadId, { headers }));
-  const location = runLocation(run.threadId, run.runId, threadId === null);
   const abort = new AbortController();
+  const { run, events } = await runResultsService.createAndStream(ctx, createRunFromWire(body, threadId, { headers }), { signal: abort.signal });
+  const location = runLocation(run.threadId, run.runId, threadId === null);
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
-  return sseResponse(runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, signal: abort.signal }), {
+  return sseResponse(events, {
     abort,
+    openStreams: ctx.metrics?.sseStreams,
     headers: { "Content-Location": location, Location: `${location}/stream` },
     onDisconnect: cancelOnDisconnect
       ? cancelAfterDisconnect(ctx, run.runId)
@@ -59,11 +59,12 @@ export async function waitForNewRun(
   threadId: string | null,
   headers: Record<string, string>,
 ) {
-  const run = await createRun(ctx, createRunFromWire(body, threadId, { forceModes: ["values"], headers }));
+  const request = createRunFromWire(body, threadId, { forceModes: ["values"], headers });
+  const { run, events } = await runResultsService.createAndStream(ctx, request, { modes: ["values"], signal: c.req.raw.signal });
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
   const stopWatching = cancelOnDisconnect ? watchDisconnect(c, cancelAfterDisconnect(ctx, run.runId)) : undefined;
   try {
-    const result = await runResultsService.lastValues(ctx, run, c.req.raw.signal);
+    const result = await runResultsService.lastValues(events);
     c.header("Content-Location", runLocation(run.threadId, run.runId, threadId === null));
     return c.json(result);
   } finally {
@@ -125,6 +126,7 @@ export function joinRunStream(
     }),
     {
       abort,
+      openStreams: ctx.metrics?.sseStreams,
       onDisconnect: query.cancel_on_disconnect
         ? cancelAfterDisconnect(ctx, run.runId)
         : undefined,

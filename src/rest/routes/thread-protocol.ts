@@ -52,7 +52,7 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
           yield { runId: "", threadId, seq: 0, event: event.method, data: frameOf(event), streamId: event.event_id };
         }
       })(),
-      { abort },
+      { abort, heartbeatMs: runtime.config.protocolHeartbeatMs, openStreams: ctx(c).metrics?.sseStreams },
     );
   });
 

@@ -74,8 +74,9 @@ export function threadRunRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const afterPosition = threadStreamPositionOf(c.req.header("Last-Event-ID"));
     const abort = new AbortController();
     const threadId = c.req.param("thread_id");
-    const events = await runEventsService.openThreadStream(ctx(c), { threadId, threadModes, afterPosition, signal: abort.signal });
-    return sseResponse(events, { abort });
+    const context = ctx(c);
+    const events = await runEventsService.openThreadStream(context, { threadId, threadModes, afterPosition, signal: abort.signal });
+    return sseResponse(events, { abort, openStreams: context.metrics?.sseStreams });
   });
 
   // Cancel Run

@@ -32,6 +32,7 @@ import {
   SessionsQuery,
 } from "../schemas/tracing.js";
 import { traceProjectToWire, traceRunToV2Wire } from "../../tracing/ingest/langsmith-v2-wire.js";
+import { otelRoutes } from "./otel.js";
 import { createRouteKit } from "./route-kit.js";
 
 /** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
@@ -133,6 +134,9 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/sessions/:session_id", async (c) => {
     return c.json(traceProjectToWire(await tracesService.getProject(ctx(c), c.req.param("session_id"))));
   });
+
+  // OpenTelemetry spans (OTLP/HTTP) into the same store.
+  routes.route("/otel", otelRoutes(runtime));
 
   async function runsToWire(c: Context<HttpEnv>, runs: TraceRun[], select: string[] | undefined) {
     const childIds = await tracesService.listChildIds(ctx(c), runs.map((run) => run.id));

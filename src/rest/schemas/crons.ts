@@ -20,6 +20,7 @@ export const CRON_SELECT_FIELDS = [
   "enabled",
   "on_run_completed",
   "now",
+  "last_firing",
 ] as const;
 
 const Timestamp = z.iso

@@ -4,6 +4,7 @@ import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
 import { insertCronRuns } from "../../db/sql/insert-cron-runs.js";
+import { insertRefusedFirings } from "../../db/sql/cron-firings.js";
 import { insertCronThreads } from "../../db/sql/insert-cron-threads.js";
 import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
 import { lockCronThreads } from "../../db/sql/lock-cron-threads.js";
@@ -14,6 +15,7 @@ import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
 import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
+import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
 import { cancelLocked, type CancelEffects } from "../run-lifecycle/cancel-run.js";
 import type { ServiceContext } from "../service-context.js";
 
@@ -61,6 +63,8 @@ interface BatchOutcome {
   deferred: number;
   firstRunAfter: Date | null;
   cancellations: CancelEffects[];
+  /** For metrics once committed: each firing's graph (null: refused) and how late it fired. */
+  firings: Array<{ graphId: string | null; lagSeconds: number }>;
 }
 
 /**
@@ -96,6 +100,7 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
       tick.deferred += batch.deferred;
       tick.effects.cancellations.push(...batch.cancellations);
       tick.effects.firstRunAfter = earliest(tick.effects.firstRunAfter, batch.firstRunAfter);
+      if (ctx.metrics) countFirings(ctx.metrics, batch.firings);
       if (batch.claimed < options.batchSize || batch.claimed === batch.deferred) return;
     }
   };
@@ -112,7 +117,7 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
 }
 
 async function fireBatch(manager: EntityManager, now: Date, limit: number, log: Logger): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [] };
+  const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [], firings: [] };
   const due = await claimDueCrons(manager, { now, limit });
   outcome.claimed = due.length;
   if (due.length === 0) return outcome;
@@ -123,6 +128,7 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
   const newThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
   const busyThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
+  const refusals: Array<{ firingId: string; cronId: string; threadId: string }> = [];
   const runs: Array<{ run: Run; cronId: string }> = [];
 
   for (const item of due) {
@@ -132,11 +138,13 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       continue;
     }
     advances.push({ cronId: cron.cronId, nextRunDate: nextSlotOf(cron, now, nextSlots) });
+    const lagSeconds = cron.nextRunDate === null ? 0 : (now.getTime() - cron.nextRunDate.getTime()) / 1000;
     const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
     if (cron.threadId === null) {
       const run = composeCronRun(item, newId(), now);
       newThreads.push({ threadId: run.threadId, metadata: { ...threadMetadata, cron_id: cron.cronId } });
       runs.push({ run, cronId: cron.cronId });
+      outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
       continue;
     }
     const action = onBusyThread(cron.payload.multitaskStrategy);
@@ -144,6 +152,8 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
     const active = action === "queue" ? [] : await lockActiveRuns(manager, cron.threadId);
     if (active.length > 0 && action === "refuse") {
       outcome.refused++;
+      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId });
+      outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       continue;
     }
@@ -151,16 +161,23 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
       outcome.cancellations.push(await cancelLocked(manager, active, action, now));
     }
     runs.push({ run: composeCronRun(item, cron.threadId, now), cronId: cron.cronId });
+    outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
     busyThreads.push({ threadId: cron.threadId, metadata: threadMetadata });
   }
 
   await insertCronThreads(manager, newThreads, now);
   await insertCronRuns(manager, runs);
   await markThreadsRunning(manager, busyThreads, now);
+  await insertRefusedFirings(manager, refusals, now);
   await advanceCrons(manager, advances);
   outcome.fired = runs.length;
   outcome.firstRunAfter = runs.length > 0 ? now : null;
   return outcome;
+}
+
+function countFirings(metrics: HangarMetrics, firings: BatchOutcome["firings"]): void {
+  for (const { graphId, lagSeconds } of firings) metrics.cronFired(graphId === null ? "refused" : "fired", lagSeconds);
+  metrics.runsCreatedByCron(firings.flatMap(({ graphId }) => (graphId === null ? [] : [graphId])));
 }
 
 /** The first slot after now (see the catch-up rule), or null once past end_time. Memoized per batch: crons share schedules. */

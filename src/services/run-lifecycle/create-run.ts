@@ -32,12 +32,13 @@ import { requireAllowedWebhook } from "./webhooks.js";
  * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
  * worker never runs two runs of one thread at once, so the new run starts after the old ends.
  */
-export async function createRun(ctx: ServiceContext, request: RunCreateRequest): Promise<Run> {
+export async function createRun(ctx: ServiceContext, request: RunCreateRequest, hooks: CreateRunHooks = {}): Promise<Run> {
   const authorized = await authorizeRunCreation(ctx, request, ctx.now());
   const input = authorized.input;
   const enqueue = async (assistant: Assistant, checked: boolean) => {
     const entry = runToEnqueue(authorized, assistant, checked);
     await checkCommandTargets(ctx, entry.run);
+    hooks.beforeQueued?.(entry.run);
     return { run: entry.run, threadMetadata: entry.thread.metadata, queued: await ctx.db.runQueue.call(entry) };
   };
 
@@ -59,7 +60,17 @@ export async function createRun(ctx: ServiceContext, request: RunCreateRequest):
   }
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
   ctx.streaming.signals.runPending(run.runAfter);
+  ctx.metrics?.runCreated(run.kwargs.graphId);
   return run;
+}
+
+export interface CreateRunHooks {
+  /**
+   * Called with the composed run just before it is sent to be queued (again with the same run id
+   * if the assistant changed meanwhile and it is composed anew): nothing of it exists yet, so a
+   * listener registered here hears all of it. Queuing may still fail afterwards.
+   */
+  beforeQueued?(run: Run): void;
 }
 
 /**
@@ -88,6 +99,7 @@ export async function createRunBatch(ctx: ServiceContext, requests: readonly Run
   });
   for (const { run } of entries) ctx.streaming.signals.runCreated(run.runId, run.threadId);
   for (const { run } of entries) ctx.streaming.signals.runPending(run.runAfter);
+  for (const { run } of entries) ctx.metrics?.runCreated(run.kwargs.graphId);
   return entries.map((entry) => entry.run);
 }
 
@@ -112,17 +124,19 @@ async function checkCommandTargets(ctx: ServiceContext, run: Run): Promise<void>
   if (problem) throw new InvalidInputError(problem);
 }
 
-/** A run request once authorized: the thread it runs on and the metadata and config it gets. */
+/** A run request once authorized: its id, the thread it runs on and the metadata and config it gets. */
 interface AuthorizedRunRequest {
   input: RunCreateRequest;
+  runId: string;
   threadId: string;
   scope: MetadataScope;
   now: Date;
 }
 
 /** The run a request composes from an assistant, and the thread to create for it if asked. */
-function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, assistant: Assistant, checked: boolean): RunToEnqueue {
+function runToEnqueue({ input, runId, threadId, scope, now }: AuthorizedRunRequest, assistant: Assistant, checked: boolean): RunToEnqueue {
   const run = composeRun({
+    runId,
     assistant,
     request: input,
     threadId,
@@ -166,7 +180,7 @@ async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest
     }
   }
   const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
-  return { input: { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) }, threadId, scope, now };
+  return { input: { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) }, runId: newId(), threadId, scope, now };
 }
 
 /** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */

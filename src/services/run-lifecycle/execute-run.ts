@@ -1,4 +1,4 @@
-import type { RunStreamEvent } from "../../domain/run-event.js";
+import { runMetadataEvent, type RunStreamEvent } from "../../domain/run-event.js";
 import type { Run, RunStatus } from "../../domain/run.js";
 import { toGraphCommand } from "../../graphs/graph-library.js";
 import { withGraphLogFields } from "../../graphs/graph-logger.js";
@@ -45,14 +45,17 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
   const { run, signal } = execution;
   const { bus, store } = ctx.streaming;
   let seq = execution.firstSeq - 1;
-  const emit = (event: string, data: unknown) => {
-    seq += 1;
-    const streamEvent: RunStreamEvent = { runId: run.runId, threadId: run.threadId, seq, event, data: stringifyWireValue(data) };
+  const record = (streamEvent: RunStreamEvent) => {
     store.append(streamEvent);
     bus.publish({ kind: "event", event: streamEvent });
   };
+  const emit = (event: string, data: unknown) => {
+    seq += 1;
+    record({ runId: run.runId, threadId: run.threadId, seq, event, data: stringifyWireValue(data) });
+  };
 
-  emit("metadata", { run_id: run.runId, attempt: run.attempt });
+  seq += 1;
+  record(runMetadataEvent(run, run.attempt, seq));
   try {
     const { kwargs } = run;
     const graph = await ctx.graphs.resolve(kwargs.graphId, {

@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { withRetry } from "../../db/retry.js";
 import { coerceError } from "../../domain/errors.js";
 import type { Run } from "../../domain/run.js";
@@ -36,6 +37,7 @@ export async function attemptRun(ctx: ServiceContext, claimed: ClaimedRun): Prom
   if (claimed.threadIsEmpty) checkpointer.expectEmptyThread(run.runId, run.threadId);
   if (run.kwargs.durability !== "sync") checkpointer.acknowledgeWhenQueued(run.runId);
   ctx.streaming.signals.workerExecutes(run.runId, run.threadId);
+  ctx.metrics?.runStarted(run, ctx.now());
   try {
     return await executeAndSettle(ctx, claimed);
   } finally {
@@ -47,6 +49,7 @@ export async function attemptRun(ctx: ServiceContext, claimed: ClaimedRun): Prom
 async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promise<boolean> {
   const { run, tracing } = claimed;
   const log = ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
+  const startedAt = performance.now();
   try {
     const firstSeq = run.attempt > 1 ? await nextSeqAfterEarlierAttempts(ctx, run) : 1;
     // The run's events and trace are stored while its last checkpoints commit, not after: one
@@ -73,6 +76,7 @@ async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promi
       maxElapsedMs: claimed.leaseMs,
       onRetry: (error, attempt) => log.warn({ err: coerceError(error), attempt }, "settling a run failed; retrying"),
     });
+    if (settled.finalStatus) ctx.metrics?.runFinished(run.kwargs.graphId, settled.finalStatus, (performance.now() - startedAt) / 1000);
     return settled.threadHasActiveRuns;
   } catch (error) {
     // Not a lost connection, or one that outlasted the lease: the lease expires and another

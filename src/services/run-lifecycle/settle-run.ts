@@ -37,7 +37,7 @@ export async function settleRun(
   run: Run,
   result: ExecutionResult,
   output: RunOutput = {},
-): Promise<{ threadHasActiveRuns: boolean }> {
+): Promise<SettleResult> {
   await Promise.all([output.eventsStored ?? ctx.streaming.store.flush(), ctx.db.checkpointer.writesSettled(run.runId), output.traced]);
 
   if (result.kind === "released") {
@@ -60,7 +60,7 @@ export async function settleRun(
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
     announceRunEnd(ctx, run, "deleted");
-    return { threadHasActiveRuns: true };
+    return { threadHasActiveRuns: true, finalStatus: "rolled_back" };
   }
 
   const settled = await recordOutcome(ctx, workerId, run, result);
@@ -82,7 +82,13 @@ export async function settleRun(
       },
     );
   }
-  return { threadHasActiveRuns: settled.threadHasActiveRuns };
+  return { threadHasActiveRuns: settled.threadHasActiveRuns, finalStatus: settled.status };
+}
+
+/** finalStatus: how the run ended, when this settle ended it (not on release or a lost lease). */
+export interface SettleResult {
+  threadHasActiveRuns: boolean;
+  finalStatus?: RunStatus | "rolled_back";
 }
 
 /**
@@ -128,7 +134,7 @@ async function recordOutcome(
   } catch (error) {
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
     // The outcome and its webhook commit together, or neither.
-    const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+    const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
     const recorded = await withTransaction(ctx.db, async (transaction) => {
       const finished = await finishRun(transaction, outcome);
       if (finished && webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
@@ -138,7 +144,7 @@ async function recordOutcome(
     return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error, webhookQueued: recorded && webhook !== null };
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
-  const webhook = runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
   const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread }, webhook });
   return {
     ...settled,

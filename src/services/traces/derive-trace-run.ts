@@ -40,6 +40,8 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
   if (!isIndexable) warnings.push(`model name longer than ${MAX_INDEXED_TEXT_BYTES} bytes ignored`);
   const modelName = isIndexable ? identified.modelName : null;
   const rendered = renderMessages(record.inputs, record.outputs);
+  // What ingestion could not map (OTLP spans' unknown attributes) belongs in the rendered view too.
+  rendered.warnings.push(...ingestWarnings(record));
   const { usage, source, tokensEstimated, warnings: usageWarnings } = extractUsage(
     { runType: record.runType, inputs: record.inputs, outputs: record.outputs, extra: record.extra },
     rendered,
@@ -127,6 +129,8 @@ function recordWarnings(record: TraceRunRecord): string[] {
   }
   if (record.hasPost && record.traceId === null) warnings.push("trace_id is missing and no dotted_order names it");
   if (record.attachments) warnings.push("attachment contents are not stored; only their names, types and sizes");
+  // LLM runs report these through their rendered view (added to the warnings with it).
+  if (record.runType !== "llm") warnings.push(...ingestWarnings(record));
   return warnings;
 }
 
@@ -143,6 +147,13 @@ function firstNewTokenTime(events: unknown[] | null, warnings: string[]): Canoni
   }
   if (unreadable > 0) warnings.push(`${unreadable} new_token event(s) have no readable time`);
   return earliest;
+}
+
+/** Warnings an ingestion adapter recorded with the run (OTLP: extra.otel.warnings). */
+function ingestWarnings(record: TraceRunRecord): string[] {
+  const otel = isJsonObject(record.extra) ? record.extra.otel : undefined;
+  const warnings = isJsonObject(otel) ? otel.warnings : undefined;
+  return Array.isArray(warnings) ? warnings.filter((warning): warning is string => typeof warning === "string") : [];
 }
 
 function uuidOrNull(value: unknown): string | null {

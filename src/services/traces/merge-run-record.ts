@@ -61,7 +61,11 @@ export function mergeRunOperation(
     hasPost: base.hasPost || kind === "post",
     hasPatch: base.hasPatch || kind === "patch",
   };
-  if (merged.hasPost && merged.dottedOrder === null && merged.parentRunId === null) {
+  // A root run's dotted_order is made up from its id; a root whose trace id is another id (an
+  // OpenTelemetry root span: the trace id is the span's trace, not a run) gets none rather than one
+  // that contradicts its trace id.
+  const isOwnTrace = merged.traceId === null || merged.traceId === merged.id;
+  if (merged.hasPost && merged.dottedOrder === null && merged.parentRunId === null && isOwnTrace) {
     merged.dottedOrder = rootDottedOrder(merged.startTime, merged.id);
   }
   return merged;

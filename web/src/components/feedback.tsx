@@ -47,6 +47,9 @@ const STATUS_TONES: Record<string, string> = {
   interrupted: "attention",
   error: "bad",
   timeout: "bad",
+  // A cron firing that a busy thread refused, or whose run was deleted before it finished.
+  refused: "attention",
+  deleted: "neutral",
 };
 
 /** A run, thread or trace status as a coloured pill (the word is always shown, not just colour). */

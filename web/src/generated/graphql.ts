@@ -123,6 +123,17 @@ export type CreateThreadInput = {
   threadId?: string | null | undefined;
 };
 
+/** Its run's status; REFUSED: a busy thread refused the firing (multitask strategy REJECT); DELETED: the run went before it finished. */
+export type CronFiringStatus =
+  | 'DELETED'
+  | 'ERROR'
+  | 'INTERRUPTED'
+  | 'PENDING'
+  | 'REFUSED'
+  | 'RUNNING'
+  | 'SUCCESS'
+  | 'TIMEOUT';
+
 export type DeleteAssistantInput = {
   /** An assistant UUID, or a deployed graph's name (meaning that graph's system assistant). */
   assistantId: string;
@@ -322,7 +333,7 @@ export type DeleteAssistantMutationVariables = Exact<{
 
 export type DeleteAssistantMutation = { deleteAssistant: { deletedAssistantId: string } };
 
-export type CronRowFragment = { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null };
+export type CronRowFragment = { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastFiring: { runId: string | null, threadId: string | null, status: CronFiringStatus, firedAt: string, endedAt: string | null, error: Record<string, unknown> | null, run: { thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } | null };
 
 export type CronListQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -332,7 +343,7 @@ export type CronListQueryVariables = Exact<{
 }>;
 
 
-export type CronListQuery = { crons: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } }> } };
+export type CronListQuery = { crons: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastFiring: { runId: string | null, threadId: string | null, status: CronFiringStatus, firedAt: string, endedAt: string | null, error: Record<string, unknown> | null, run: { thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } | null } }> } };
 
 export type CronFormChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -353,7 +364,7 @@ export type CreateCronMutationVariables = Exact<{
 }>;
 
 
-export type CreateCronMutation = { createCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } } };
+export type CreateCronMutation = { createCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastFiring: { runId: string | null, threadId: string | null, status: CronFiringStatus, firedAt: string, endedAt: string | null, error: Record<string, unknown> | null, run: { thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } | null } } };
 
 export type SetCronEnabledMutationVariables = Exact<{
   cronId: string;
@@ -361,7 +372,7 @@ export type SetCronEnabledMutationVariables = Exact<{
 }>;
 
 
-export type SetCronEnabledMutation = { updateCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastRun: { runId: string, status: RunStatus, createdAt: string, threadId: string, thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } } };
+export type SetCronEnabledMutation = { updateCron: { cron: { id: string, cronId: string, schedule: string, timezone: string, enabled: boolean, nextRunAt: string | null, endTime: string | null, createdAt: string, onRunCompleted: OnRunCompleted | null, threadId: string | null, assistantId: string, assistant: { name: string } | null, lastFiring: { runId: string | null, threadId: string | null, status: CronFiringStatus, firedAt: string, endedAt: string | null, error: Record<string, unknown> | null, run: { thread: { threadId: string } | null, trace: { traceId: string | null } | null } | null } | null } } };
 
 export type DeleteCronMutationVariables = Exact<{
   input: DeleteCronInput;
@@ -417,6 +428,14 @@ export type StartRunMutationVariables = Exact<{
 
 
 export type StartRunMutation = { createRun: { run: { runId: string, threadId: string, status: RunStatus } } };
+
+export type PlaygroundThreadEventsSubscriptionVariables = Exact<{
+  threadId: string;
+  channels: Array<string> | string;
+}>;
+
+
+export type PlaygroundThreadEventsSubscription = { threadEvents: { method: string, namespace: Array<string>, node: string | null, seq: number, eventId: string, runId: string | null, data: unknown } };
 
 export type RunEventsSubscriptionVariables = Exact<{
   runId: string;
@@ -714,16 +733,20 @@ export const CronRowFragmentDoc = new TypedDocumentString(`
   assistant {
     name
   }
-  lastRun {
+  lastFiring {
     runId
-    status
-    createdAt
     threadId
-    thread {
-      threadId
-    }
-    trace {
-      traceId
+    status
+    firedAt
+    endedAt
+    error
+    run {
+      thread {
+        threadId
+      }
+      trace {
+        traceId
+      }
     }
   }
 }
@@ -1117,16 +1140,20 @@ export const CronListDocument = new TypedDocumentString(`
   assistant {
     name
   }
-  lastRun {
+  lastFiring {
     runId
-    status
-    createdAt
     threadId
-    thread {
-      threadId
-    }
-    trace {
-      traceId
+    status
+    firedAt
+    endedAt
+    error
+    run {
+      thread {
+        threadId
+      }
+      trace {
+        traceId
+      }
     }
   }
 }`) as unknown as TypedDocumentString<CronListQuery, CronListQueryVariables>;
@@ -1183,16 +1210,20 @@ export const CreateCronDocument = new TypedDocumentString(`
   assistant {
     name
   }
-  lastRun {
+  lastFiring {
     runId
-    status
-    createdAt
     threadId
-    thread {
-      threadId
-    }
-    trace {
-      traceId
+    status
+    firedAt
+    endedAt
+    error
+    run {
+      thread {
+        threadId
+      }
+      trace {
+        traceId
+      }
     }
   }
 }`) as unknown as TypedDocumentString<CreateCronMutation, CreateCronMutationVariables>;
@@ -1219,16 +1250,20 @@ export const SetCronEnabledDocument = new TypedDocumentString(`
   assistant {
     name
   }
-  lastRun {
+  lastFiring {
     runId
-    status
-    createdAt
     threadId
-    thread {
-      threadId
-    }
-    trace {
-      traceId
+    status
+    firedAt
+    endedAt
+    error
+    run {
+      thread {
+        threadId
+      }
+      trace {
+        traceId
+      }
     }
   }
 }`) as unknown as TypedDocumentString<SetCronEnabledMutation, SetCronEnabledMutationVariables>;
@@ -1343,6 +1378,19 @@ export const StartRunDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<StartRunMutation, StartRunMutationVariables>;
+export const PlaygroundThreadEventsDocument = new TypedDocumentString(`
+    subscription PlaygroundThreadEvents($threadId: ID!, $channels: [String!]!) {
+  threadEvents(threadId: $threadId, channels: $channels) {
+    method
+    namespace
+    node
+    seq
+    eventId
+    runId
+    data
+  }
+}
+    `) as unknown as TypedDocumentString<PlaygroundThreadEventsSubscription, PlaygroundThreadEventsSubscriptionVariables>;
 export const RunEventsDocument = new TypedDocumentString(`
     subscription RunEvents($runId: ID!, $afterSeq: Int) {
   runEvents(runId: $runId, afterSeq: $afterSeq) {

@@ -1,18 +1,21 @@
-import { contentText, messagesOfValues, type ChatMessage } from "./chat-messages.js";
+import { messagesOfValues, type ChatMessage } from "./chat-messages.js";
 import { isPlainObject } from "./json-diff.js";
 
 /**
- * What the console knows about one run from its event stream (runEvents over graphql-ws), folded
- * event by event. The console asks for `values`, `updates` and `messages-tuple`: values carry
- * the whole conversation after each step, message tuples carry the tokens of the step in
- * progress, updates say which node finished (and carry interrupts).
+ * What the console knows about one run from its thread's event stream (GraphQL threadEvents: the
+ * LangGraph streaming protocol v2 channels, the same events REST's /threads/{id}/stream/events
+ * sends), folded event by event. The console asks for `values` (the whole conversation after each
+ * step), `messages` (message-start, text deltas, message-finish of the step in progress),
+ * `updates` (which node finished), `tasks` (which node runs), `input` (interrupts) and
+ * `lifecycle` (the run's start and end).
  */
 
-/** A stream event as the RunEvent type delivers it. */
-export interface RunEventLike {
+/** A thread event as the ThreadEvent type delivers it. */
+export interface ThreadEventLike {
+  method: string;
+  namespace: string[];
+  node?: string | null;
   seq: number;
-  event: string;
-  mode: string;
   data: unknown;
 }
 
@@ -25,13 +28,19 @@ interface PartialMessage {
   id: string;
   text: string;
   node: string | null;
-  /** The seq of its first token: a later values event already holds the finished message. */
+  /** The seq of its start: a later values event already holds the finished message. */
   firstSeq: number;
+}
+
+/** A message being streamed in one namespace and node: deltas name neither their message nor role. */
+interface OpenMessage {
+  id: string;
+  isFromModel: boolean;
 }
 
 export interface RunStreamState {
   runId: string;
-  /** pending until the worker starts it (the metadata event), running, ended when the stream completes. */
+  /** pending until the worker starts it (its first event), running, ended when its lifecycle ends. */
   phase: "pending" | "running" | "ended";
   lastSeq: number;
   /** The latest full state (values event); null before the first. */
@@ -44,7 +53,9 @@ export interface RunStreamState {
   /** Node → the interrupt values its task stopped with (tasks events). */
   interruptedNodes: Record<string, unknown[]>;
   interrupts: InterruptInfo[];
-  /** The run's error event: {error, message}. */
+  /** Messages being streamed, by namespace and node. */
+  openMessages: Record<string, OpenMessage>;
+  /** Why the run failed (a lifecycle `failed` event). */
   error: { error: string; message: string } | null;
   /** Message chunks received: shows that the answer really streamed. */
   tokenChunks: number;
@@ -57,6 +68,7 @@ export function startRunStream(runId: string): RunStreamState {
     lastSeq: 0,
     values: null,
     partials: [],
+    openMessages: {},
     finishedNodes: [],
     activeNodes: [],
     interruptedNodes: {},
@@ -66,29 +78,48 @@ export function startRunStream(runId: string): RunStreamState {
   };
 }
 
-export function applyRunEvent(state: RunStreamState, event: RunEventLike): RunStreamState {
-  // Replays after a reconnect resume from lastSeq; anything older was folded in already.
-  if (event.seq <= state.lastSeq) return state;
-  const next: RunStreamState = { ...state, lastSeq: event.seq, phase: state.phase === "pending" ? "running" : state.phase };
-  switch (event.mode) {
+export function applyThreadEvent(state: RunStreamState, event: ThreadEventLike): RunStreamState {
+  const next: RunStreamState = {
+    ...state,
+    lastSeq: Math.max(state.lastSeq, event.seq),
+    phase: state.phase === "pending" ? "running" : state.phase,
+  };
+  // Subgraphs' values, updates and tasks happen inside a top-level node that is already shown.
+  const isRoot = event.namespace.length === 0;
+  switch (event.method) {
     case "values":
-      return applyValues(next, event);
+      return isRoot ? applyValues(next, event.data, event.seq) : next;
     case "updates":
-      return applyUpdates(next, event.data);
+      return isRoot && isPlainObject(event.data) && typeof event.data.node === "string"
+        ? { ...next, finishedNodes: [...next.finishedNodes, event.data.node] }
+        : next;
     case "messages":
-      return applyMessages(next, event);
+      return applyMessageEvent(next, event);
     case "tasks":
-      // Subgraph tasks (`tasks|ns`) run inside a top-level node that is already shown as active.
-      return event.event === "tasks" ? applyTask(next, event.data) : next;
-    case "error":
-      return { ...next, error: readError(event.data) };
+      return isRoot ? applyTask(next, event.data) : next;
+    case "input.requested":
+      return applyInputRequest(next, event.data);
+    case "lifecycle":
+      return isRoot && isPlainObject(event.data) && event.data.event === "failed"
+        ? { ...next, error: { error: "Run failed", message: String(event.data.error ?? "") } }
+        : next;
     default:
       return next;
   }
 }
 
+/** A root lifecycle event that ends the run: completed, failed, or interrupted (waiting for input). */
+export function isRunEnd(event: ThreadEventLike): boolean {
+  return (
+    event.method === "lifecycle" &&
+    event.namespace.length === 0 &&
+    isPlainObject(event.data) &&
+    ["completed", "failed", "interrupted"].includes(String(event.data.event))
+  );
+}
+
 export function endRunStream(state: RunStreamState): RunStreamState {
-  return { ...state, phase: "ended", activeNodes: [] };
+  return { ...state, phase: "ended", activeNodes: [], openMessages: {} };
 }
 
 /**
@@ -110,57 +141,47 @@ function applyTask(state: RunStreamState, data: unknown): RunStreamState {
   return { ...state, activeNodes, interruptedNodes: { ...state.interruptedNodes, [name]: interrupts.map((item) => item.value) } };
 }
 
-function applyValues(state: RunStreamState, event: RunEventLike): RunStreamState {
-  if (!isPlainObject(event.data)) return state;
-  const { __interrupt__: interrupts, ...values } = event.data;
-  const withInterrupts = interrupts === undefined ? state : { ...state, interrupts: readInterrupts(interrupts) };
-  // A values event that only announces an interrupt carries no state.
-  if (Object.keys(values).length === 0 && interrupts !== undefined) return withInterrupts;
-  return {
-    ...withInterrupts,
-    values,
-    partials: state.partials.filter((partial) => partial.firstSeq > event.seq),
-  };
+function applyValues(state: RunStreamState, data: unknown, seq: number): RunStreamState {
+  if (!isPlainObject(data)) return state;
+  return { ...state, values: data, partials: state.partials.filter((partial) => partial.firstSeq > seq) };
 }
 
-function applyUpdates(state: RunStreamState, data: unknown): RunStreamState {
+/** `input.requested`: `{interrupt_id, payload}`, one per interrupt (the server tells each once). */
+function applyInputRequest(state: RunStreamState, data: unknown): RunStreamState {
   if (!isPlainObject(data)) return state;
-  let next = state;
-  for (const [node, update] of Object.entries(data)) {
-    if (node === "__interrupt__") next = { ...next, interrupts: readInterrupts(update) };
-    else next = { ...next, finishedNodes: [...next.finishedNodes, node] };
-  }
-  return next;
+  const id = typeof data.interrupt_id === "string" && data.interrupt_id !== "" ? data.interrupt_id : null;
+  if (id !== null && state.interrupts.some((interrupt) => interrupt.id === id)) return state;
+  return { ...state, interrupts: [...state.interrupts, { id, value: data.payload }] };
 }
 
 /**
- * `messages` (messages-tuple) data is `[chunk, metadata]` with one token's chunk; the
- * `messages/partial` and `messages/complete` events of `messages` mode carry whole messages so far.
+ * A `messages` event: message-start opens a message (its id and role), content-block-delta adds
+ * text to the open message of its namespace and node, message-finish closes it. Only the
+ * model's (ai) messages stream into the transcript; a node's whole human or tool message does not.
  */
-function applyMessages(state: RunStreamState, event: RunEventLike): RunStreamState {
-  if (!Array.isArray(event.data)) return state;
-  if (event.event === "messages" || event.event.startsWith("messages|")) {
-    const [chunk, metadata] = event.data as [unknown, unknown];
-    if (!isPlainObject(chunk) || !isChunkFromModel(chunk)) return state;
-    const id = typeof chunk.id === "string" ? chunk.id : `chunk-${event.seq}`;
-    const node = isPlainObject(metadata) && typeof metadata.langgraph_node === "string" ? metadata.langgraph_node : null;
-    return { ...appendToPartial(state, id, contentText(chunk.content), node, event.seq), tokenChunks: state.tokenChunks + 1 };
-  }
-  if (event.event.startsWith("messages/partial") || event.event.startsWith("messages/complete")) {
-    let next = state;
-    for (const message of event.data) {
-      if (!isPlainObject(message) || typeof message.id !== "string") continue;
-      next = replacePartial(next, message.id, contentText(message.content), event.seq);
+function applyMessageEvent(state: RunStreamState, event: ThreadEventLike): RunStreamState {
+  if (!isPlainObject(event.data)) return state;
+  const key = `${event.namespace.join("|")}#${event.node ?? ""}`;
+  const open = state.openMessages[key];
+  switch (event.data.event) {
+    case "message-start": {
+      const id = typeof event.data.id === "string" && event.data.id !== "" ? event.data.id : `message-${event.seq}`;
+      const isFromModel = event.data.role === "ai";
+      const openMessages = { ...state.openMessages, [key]: { id, isFromModel } };
+      return isFromModel ? { ...appendToPartial(state, id, "", event.node ?? null, event.seq), openMessages } : { ...state, openMessages };
     }
-    return { ...next, tokenChunks: next.tokenChunks + 1 };
+    case "content-block-delta": {
+      const delta = isPlainObject(event.data.delta) ? event.data.delta : null;
+      if (!open?.isFromModel || delta?.type !== "text-delta" || typeof delta.text !== "string") return state;
+      return { ...appendToPartial(state, open.id, delta.text, event.node ?? null, event.seq), tokenChunks: state.tokenChunks + 1 };
+    }
+    case "message-finish": {
+      const { [key]: _finished, ...openMessages } = state.openMessages;
+      return { ...state, openMessages };
+    }
+    default:
+      return state;
   }
-  return state;
-}
-
-/** Model output only: a node returning a whole human/tool message in a tuple is not a token. */
-function isChunkFromModel(chunk: Record<string, unknown>): boolean {
-  const type = String(chunk.type ?? "");
-  return type === "ai" || type === "AIMessageChunk" || type === "";
 }
 
 function appendToPartial(state: RunStreamState, id: string, text: string, node: string | null, seq: number): RunStreamState {
@@ -172,12 +193,6 @@ function appendToPartial(state: RunStreamState, id: string, text: string, node: 
   };
 }
 
-function replacePartial(state: RunStreamState, id: string, text: string, seq: number): RunStreamState {
-  const existing = state.partials.find((partial) => partial.id === id);
-  if (!existing) return { ...state, partials: [...state.partials, { id, text, node: null, firstSeq: seq }] };
-  return { ...state, partials: state.partials.map((partial) => (partial.id === id ? { ...partial, text } : partial)) };
-}
-
 /** Interrupts as updates, values and ThreadState.interrupts carry them: `[{id, value}]`. */
 export function readInterrupts(raw: unknown): InterruptInfo[] {
   if (!Array.isArray(raw)) return [];
@@ -186,11 +201,6 @@ export function readInterrupts(raw: unknown): InterruptInfo[] {
       ? { id: typeof item.id === "string" ? item.id : null, value: item.value }
       : { id: null, value: item },
   );
-}
-
-function readError(data: unknown): { error: string; message: string } {
-  if (isPlainObject(data)) return { error: String(data.error ?? "Error"), message: String(data.message ?? "") };
-  return { error: "Error", message: typeof data === "string" ? data : JSON.stringify(data) };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { runEventsService } from "../../../services/run-events.service.js";
 import { runResultsService } from "../../../services/run-results.service.js";
 import { runsService } from "../../../services/runs.service.js";
 import { builder } from "../../builder.js";
@@ -10,7 +9,7 @@ import { RunEventRef } from "./run.js";
  * opens, so NOT_FOUND arrives as an ordinary GraphQL error rather than a broken stream.
  */
 
-// The only subscriptions are runs': the root type is declared with them.
+// The root type is declared with the runs' subscriptions (thread-events.ts adds threadEvents).
 builder.subscriptionType({});
 
 /**
@@ -19,7 +18,7 @@ builder.subscriptionType({});
  * generator waiting for the next live event would only run return() once that wait settled, which
  * on a quiet run or thread may be never, leaving its bus listener behind.
  */
-function untilUnsubscribed<T>(events: AsyncGenerator<T>, abort: AbortController): AsyncIterableIterator<T> {
+export function untilUnsubscribed<T>(events: AsyncGenerator<T>, abort: AbortController): AsyncIterableIterator<T> {
   const stop = async () => {
     abort.abort();
     await events.return(undefined);
@@ -59,19 +58,6 @@ builder.subscriptionFields((t) => ({
         afterSeq: Math.max(0, args.afterSeq ?? 0),
         signal: abort.signal,
       });
-      return untilUnsubscribed(events, abort);
-    },
-    resolve: (event) => event,
-  }),
-  threadEvents: t.field({
-    type: RunEventRef,
-    description:
-      "The live stream events of every run on a thread (runId tells them apart), from the moment of " +
-      "subscribing until the client unsubscribes; nothing is replayed (Run.events has a run's history).",
-    args: { threadId: t.arg.id({ required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const abort = new AbortController();
-      const events = await runEventsService.openThreadStream(ctx.services, { threadId: args.threadId, signal: abort.signal });
       return untilUnsubscribed(events, abort);
     },
     resolve: (event) => event,

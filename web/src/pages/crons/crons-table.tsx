@@ -30,7 +30,7 @@ export function CronsTable({ crons, lockedIds, onToggle, onDelete }: CronsTableP
             <th>Thread</th>
             <th>Enabled</th>
             <th>Next run</th>
-            <th>Last run</th>
+            <th>Last firing</th>
             <th>Ends</th>
             <th>Created</th>
             <th aria-label="Actions" />
@@ -83,7 +83,7 @@ export function CronsTable({ crons, lockedIds, onToggle, onDelete }: CronsTableP
                 <NextRun cron={cron} />
               </td>
               <td>
-                <LastRun run={cron.lastRun} />
+                <LastFiring firing={cron.lastFiring} />
               </td>
               <td className="muted">
                 {cron.endTime ? <time dateTime={cron.endTime}>{formatZonedDateTime(cron.endTime, cron.timezone, { withWeekday: false })}</time> : "never"}
@@ -119,27 +119,35 @@ function NextRun({ cron }: { cron: CronRowFragment }) {
   );
 }
 
-/** The last firing's run: linked to its thread while that exists, else to its trace. */
-function LastRun({ run }: { run: CronRowFragment["lastRun"] }) {
-  if (!run) return <span className="muted">not yet</span>;
-  const badge = <StatusBadge status={run.status} />;
-  const to = run.thread
-    ? routePath({ page: "thread", threadId: run.thread.threadId })
-    : run.trace?.traceId
-      ? routePath({ page: "trace", traceId: run.trace.traceId, runId: null })
-      : null;
+/**
+ * The last firing and how its run went: linked to the run's thread while that exists, else to
+ * the run's trace (Hangar traces its runs under their own id); an error's message as a tooltip.
+ */
+function LastFiring({ firing }: { firing: CronRowFragment["lastFiring"] }) {
+  if (!firing) return <span className="muted">not yet</span>;
+  const message = typeof firing.error?.message === "string" ? firing.error.message : null;
+  const badge = <StatusBadge status={firing.status} />;
+  const thread = firing.run?.thread?.threadId ?? null;
+  const traceId = firing.run?.trace?.traceId ?? (firing.run === null ? firing.runId : null);
+  const to = thread ? routePath({ page: "thread", threadId: thread }) : traceId ? routePath({ page: "trace", traceId, runId: null }) : null;
+  const title = thread
+    ? `Run ${firing.runId} on thread ${thread}`
+    : firing.runId
+      ? `Trace of run ${firing.runId} (its thread is deleted)`
+      : "The thread was busy: this firing queued no run";
   return (
-    <div className="stacked">
+    <div className="stacked" data-testid="last-firing">
       {to ? (
-        <Link to={to} title={run.thread ? `Run ${run.runId} on thread ${run.threadId}` : `Trace of run ${run.runId} (its thread is deleted)`}>
+        <Link to={to} title={message ?? title}>
           {badge}
         </Link>
       ) : (
-        badge
+        <span title={message ?? title}>{badge}</span>
       )}
       <span className="muted small">
-        <TimeAgo iso={run.createdAt} />
+        <TimeAgo iso={firing.firedAt} />
       </span>
+      {message && <span className="small firing-error">{message}</span>}
     </div>
   );
 }

@@ -5,7 +5,7 @@ import {
   CancelRunDocument,
   CreateThreadDocument,
   PlaygroundThreadDocument,
-  RunEventsDocument,
+  PlaygroundThreadEventsDocument,
   RunOutcomeDocument,
   StartRunDocument,
   type CreateRunInput,
@@ -17,19 +17,28 @@ import type { ChatMessage } from "../../lib/chat-messages.js";
 import { interruptedActivity, NO_ACTIVITY, type NodeActivity } from "../../lib/node-activity.js";
 import { routePath } from "../../lib/routes.js";
 import {
-  applyRunEvent,
+  applyThreadEvent,
   conversationOf,
   endRunStream,
+  isRunEnd,
   readInterrupts,
   startRunStream,
   type InterruptInfo,
   type RunStreamState,
+  type ThreadEventLike,
 } from "../../lib/run-stream.js";
 import { navigate } from "../../router.js";
 
 // Full states after each step, the tokens of the step in progress, which node finished, and
 // when each node's task starts and ends (the graph view's live highlight).
 const STREAM_MODES: CreateRunInput["streamMode"] = ["VALUES", "UPDATES", "MESSAGES_TUPLE", "TASKS"];
+// The protocol channels those modes become, and each run's start and end.
+const CHANNELS = ["values", "updates", "messages", "tasks", "input", "lifecycle"];
+// Events of runs not (yet) followed are kept this long per thread: a run's first events can
+// arrive before the mutation that started it answers.
+const MAX_UNCLAIMED_EVENTS = 5_000;
+
+type ThreadEvent = ThreadEventLike & { eventId: string; runId?: string | null };
 
 type ThreadSnapshot = PlaygroundThreadQuery["thread"];
 
@@ -47,9 +56,11 @@ export interface RunOptions {
 }
 
 /**
- * A chat on one thread: starts runs (creating the thread on the first message), follows each
- * run's events over graphql-ws until it ends, then re-reads the thread. Runs already active when
- * the thread is opened are followed too (runEvents replays what they streamed so far).
+ * A chat on one thread: starts runs (creating the thread on the first message) and follows them
+ * through the thread's event stream (threadEvents over graphql-ws: the protocol v2 channels, one
+ * subscription per thread, each event naming its run), then re-reads the thread when a run ends.
+ * Runs already active when the thread is opened are followed too (the stream starts at the
+ * thread's latest run, so it replays what that run streamed so far).
  */
 export function useChatSession(assistantId: string | null, threadIdFromUrl: string | null) {
   const [threadId, setThreadId] = useState(threadIdFromUrl);
@@ -58,7 +69,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
   const [runs, setRuns] = useState<SessionRun[]>([]);
   const [pendingText, setPendingText] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
-  const unsubscribers = useRef(new Map<string, () => void>());
+  const stream = useRef(emptyThreadStream());
 
   const updateRun = (runId: string, change: (run: SessionRun) => SessionRun) =>
     setRuns((previous) => previous.map((run) => (run.stream.runId === runId ? change(run) : run)));
@@ -77,7 +88,6 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
 
   const finish = useCallback(
     async (runId: string) => {
-      unsubscribers.current.delete(runId);
       updateRun(runId, (run) => ({ ...run, stream: endRunStream(run.stream) }));
       const [outcome] = await Promise.all([
         execute(RunOutcomeDocument, { runId }).catch(() => null), // rollback deletes the run
@@ -89,36 +99,93 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     [loadThread],
   );
 
+  /** One event of a followed run: folded into its stream; its end settles it. */
+  const apply = useCallback(
+    (runId: string, event: ThreadEvent) => {
+      const current = stream.current;
+      if (current.ended.has(runId)) return;
+      updateRun(runId, (run) => ({ ...run, stream: applyThreadEvent(run.stream, event) }));
+      if (isRunEnd(event)) {
+        current.ended.add(runId);
+        void finish(runId);
+      }
+    },
+    [finish],
+  );
+
+  const onEvent = useCallback(
+    (event: ThreadEvent) => {
+      const current = stream.current;
+      // A reconnected subscription replays the latest run from its start: what was seen is skipped.
+      if (!event.runId || current.seen.has(event.eventId)) return;
+      current.seen.add(event.eventId);
+      if (current.followed.has(event.runId)) return apply(event.runId, event);
+      if (current.unclaimedCount >= MAX_UNCLAIMED_EVENTS) return;
+      current.unclaimedCount++;
+      current.unclaimed.set(event.runId, [...(current.unclaimed.get(event.runId) ?? []), event]);
+    },
+    [apply],
+  );
+
+  /** The open thread's event stream, subscribed once per thread. */
+  const openThreadStream = useCallback(
+    (id: string) => {
+      if (stream.current.threadId === id) return;
+      // Another thread's stream is dropped with what it saw; after an error the same thread's
+      // seen and ended runs stay (the stream opened again replays its latest run).
+      if (stream.current.threadId !== null) {
+        stream.current.unsubscribe?.();
+        stream.current = emptyThreadStream();
+      }
+      const current = stream.current;
+      current.threadId = id;
+      current.unsubscribe = subscribe(
+        PlaygroundThreadEventsDocument,
+        { threadId: id, channels: CHANNELS },
+        {
+          next: (data) => onEvent(data.threadEvents),
+          error: (caught) => {
+            setError(caught);
+            // The stream is gone: its runs end here (re-read as they are), a next run subscribes anew.
+            if (stream.current !== current) return;
+            current.threadId = null;
+            for (const runId of current.followed) {
+              if (current.ended.has(runId)) continue;
+              current.ended.add(runId);
+              void finish(runId);
+            }
+          },
+          complete: () => {},
+        },
+      );
+    },
+    [onEvent, finish],
+  );
+
   const follow = useCallback(
     (runId: string) => {
-      if (unsubscribers.current.has(runId)) return;
+      if (threadIdRef.current) openThreadStream(threadIdRef.current);
+      const current = stream.current;
+      if (current.followed.has(runId)) return;
+      current.followed.add(runId);
       setRuns((previous) =>
         previous.some((run) => run.stream.runId === runId)
           ? previous
           : [...previous, { stream: startRunStream(runId), isSettled: false, outcome: null }],
       );
-      const unsubscribe = subscribe(
-        RunEventsDocument,
-        { runId },
-        {
-          next: (data) => updateRun(runId, (run) => ({ ...run, stream: applyRunEvent(run.stream, data.runEvents) })),
-          error: (caught) => {
-            setError(caught);
-            void finish(runId);
-          },
-          complete: () => void finish(runId),
-        },
-      );
-      unsubscribers.current.set(runId, unsubscribe);
+      const early = current.unclaimed.get(runId) ?? [];
+      current.unclaimed.delete(runId);
+      current.unclaimedCount -= early.length;
+      for (const event of early) apply(runId, event);
     },
-    [finish],
+    [apply, openThreadStream],
   );
 
   // Another thread was picked (or "new thread"): drop this one's streams and state.
   useEffect(() => {
     if (threadIdFromUrl === threadIdRef.current) return;
-    for (const unsubscribe of unsubscribers.current.values()) unsubscribe();
-    unsubscribers.current.clear();
+    stream.current.unsubscribe?.();
+    stream.current = emptyThreadStream();
     threadIdRef.current = threadIdFromUrl;
     setThreadId(threadIdFromUrl);
     setThread(null);
@@ -140,13 +207,13 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     };
   }, [threadId, loadThread, follow]);
 
-  useEffect(() => {
-    const subscriptions = unsubscribers.current;
-    return () => {
-      for (const unsubscribe of subscriptions.values()) unsubscribe();
-      subscriptions.clear();
-    };
-  }, []);
+  useEffect(
+    () => () => {
+      stream.current.unsubscribe?.();
+      stream.current = emptyThreadStream();
+    },
+    [],
+  );
 
   const startRun = async (input: Pick<CreateRunInput, "input" | "command">, options: RunOptions): Promise<boolean> => {
     if (!assistantId) return false;
@@ -231,6 +298,21 @@ function activityOf(stream: RunStreamState | null, thread: ThreadSnapshot | null
     return { active: stream.activeNodes, finished: stream.finishedNodes, interrupted: stream.interruptedNodes };
   }
   return thread?.status === "INTERRUPTED" ? interruptedActivity(thread.state?.tasks ?? []) : NO_ACTIVITY;
+}
+
+/** The open thread's subscription and what it has seen, kept across renders (a ref, not state). */
+function emptyThreadStream() {
+  return {
+    threadId: null as string | null,
+    unsubscribe: null as (() => void) | null,
+    /** Runs this chat shows (started here, or active when the thread was opened). */
+    followed: new Set<string>(),
+    ended: new Set<string>(),
+    seen: new Set<string>(),
+    /** Events of runs not followed (yet), by run. */
+    unclaimed: new Map<string, ThreadEvent[]>(),
+    unclaimedCount: 0,
+  };
 }
 
 function asApiError(caught: unknown): ApiError {
