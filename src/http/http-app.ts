@@ -60,7 +60,7 @@ export function createHttpApp(
   if (!authenticateCustomRoutes) app.use("*", authentication);
   mountUiComponents(app, ui, maxBodyBytes, runtime.log);
   // Authenticated like the API (HANGAR_API_KEYS or custom auth), unless on its own port.
-  if (runtime.config.metricsPort === null) mountMetrics(app, runtime);
+  if (runtime.config.metricsPort === null) mountMetrics(app, runtime, "authenticated");
 
   app.on(["GET", "POST", "OPTIONS"], "/graphql", async (c) => {
     const request = c.req.method === "POST" ? await withBoundedBody(c.req.raw, maxBodyBytes) : c.req.raw;

@@ -15,7 +15,7 @@ export async function startMetricsServer(runtime: HangarRuntime, port: number): 
   const app = new Hono<HttpEnv>();
   mountLiveness(app, runtime);
   mountReadiness(app, runtime);
-  mountMetrics(app, runtime);
+  mountMetrics(app, runtime, "open");
   app.notFound((c) => c.json({ error: "NotFound", message: "this port serves only /metrics, /ok and /ready" }, 404));
   const server = http.createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import type { Context, Hono } from "hono";
-import type { HangarRuntime } from "../runtime.js";
+import { createServiceContext, type HangarRuntime } from "../runtime.js";
+import { metricsService } from "../services/metrics.service.js";
 import { readinessService } from "../services/readiness.service.js";
 import type { HttpEnv } from "./http-env.js";
 
@@ -20,12 +21,16 @@ export function mountReadiness(app: Hono<HttpEnv>, runtime: HangarRuntime): void
   app.get("/ready", (c) => readinessAnswer(c, runtime, {}));
 }
 
-/** GET /metrics: Prometheus' text exposition format. */
-export function mountMetrics(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
+/**
+ * GET /metrics: Prometheus' text exposition format. On the API's port (`access: "authenticated"`)
+ * for operators; on HANGAR_METRICS_PORT's own server (`"open"`) for whoever reaches that port.
+ */
+export function mountMetrics(app: Hono<HttpEnv>, runtime: HangarRuntime, access: "authenticated" | "open"): void {
   const { metrics } = runtime;
   if (!metrics) return;
   app.get("/metrics", async (c) => {
-    const { body, contentType } = await metrics.expose();
+    const { body, contentType } =
+      access === "open" ? await metrics.expose() : await metricsService.expose(createServiceContext(runtime, c.get("actor"), c.get("log")), metrics);
     return c.body(body, 200, { "content-type": contentType });
   });
 }

@@ -15,8 +15,8 @@ import { GRAPHQL_CASES, REST_CASES, type Fixture } from "./auth-coverage-cases.j
 // so a new route or field without a case (and so without a checked decision) fails here.
 const DENY_ALL = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth/deny-all.langgraph.json");
 const OPERATOR_KEY = "operator-key";
-/** Routes that touch no resource: health, server info, the console's static files, the tracing API's info. */
-const OPEN_ROUTES = new Set(["GET /ok", "GET /info", "GET /", "GET /console", "GET /console/*", "GET /tracing/info"]);
+/** Routes that touch no resource: health and readiness, server info, the console's static files, the tracing API's info. */
+const OPEN_ROUTES = new Set(["GET /ok", "GET /ready", "GET /info", "GET /", "GET /console", "GET /console/*", "GET /tracing/info"]);
 
 let server: TestServer;
 let fixture: Fixture;

@@ -141,7 +141,9 @@ describe("GET /metrics", () => {
     }
     const client: Client = createClient({ url: graphqlWebSocketUrl(server), webSocketImpl: WebSocketWithKey, retryAttempts: 0 });
     try {
-      const events = client.iterate({ query: print(ThreadEventsDocument), variables: { threadId: thread.thread_id } });
+      // A thread with no run yet: its event stream stays open, waiting for one.
+      const quiet = await server.client.threads.create();
+      const events = client.iterate({ query: print(ThreadEventsDocument), variables: { threadId: quiet.thread_id, channels: ["values"] } });
       void events.next().catch(() => undefined);
       await waitUntil(async () => expect(value(await scrape(), "hangar_websocket_subscriptions_active")).toBe(1));
       await events.return?.();
