@@ -13,6 +13,7 @@ import { AnnounceAssistantChanges1763760060000 } from "../../migrations/17637600
 import { AdoptCheckpointTables1763760070000 } from "../../migrations/1763760070000-adopt-checkpoint-tables.js";
 import { CreateWebhookDeliveries1763760082000 } from "../../migrations/1763760082000-create-webhook-deliveries.js";
 import { NumberRunEventsInThreadOrder1763760084000 } from "../../migrations/1763760084000-number-run-events-in-thread-order.js";
+import { DecideMultitaskOnEnqueue1763760093000 } from "../../migrations/1763760093000-decide-multitask-on-enqueue.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   AdoptCheckpointTables1763760070000,
   CreateWebhookDeliveries1763760082000,
   NumberRunEventsInThreadOrder1763760084000,
+  DecideMultitaskOnEnqueue1763760093000,
 ];

@@ -37,44 +37,86 @@ CREATE FUNCTION public.hangar_announce_run_change() RETURNS trigger
         RETURN NULL;
       END $$;
 
-CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_thread_metadata jsonb, p_create_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone) RETURNS TABLE(outcome text, active_run_ids uuid[])
+CREATE FUNCTION public.hangar_cancel_runs(p_run_ids uuid[], p_action text, p_now timestamp with time zone) RETURNS TABLE(cancelled_run_id uuid, cancelled_thread_id uuid, ended boolean)
+    LANGUAGE plpgsql
+    AS $$
+      BEGIN
+        IF p_action NOT IN ('interrupt', 'rollback') THEN
+          RAISE EXCEPTION 'unknown cancel action %', p_action;
+        END IF;
+        IF p_action = 'rollback' THEN
+          RETURN QUERY DELETE FROM runs r WHERE r.run_id = ANY(p_run_ids) AND r.status = 'pending'
+            RETURNING r.run_id, r.thread_id, true;
+        END IF;
+        RETURN QUERY UPDATE runs r SET cancel_action = p_action, updated_at = p_now,
+            status = CASE WHEN r.status = 'pending' THEN 'interrupted' ELSE r.status END
+          WHERE r.run_id = ANY(p_run_ids) AND r.status IN ('pending', 'running')
+          RETURNING r.run_id, r.thread_id, r.status = 'interrupted';
+      END $$;
+
+CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_cron_id uuid, p_thread_metadata jsonb, p_create_thread boolean, p_skip_locked_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
     LANGUAGE plpgsql
     AS $$
       DECLARE
         v_active uuid[];
+        v_ended uuid[] := ARRAY[]::uuid[];
+        v_signalled uuid[] := ARRAY[]::uuid[];
       BEGIN
+        IF p_multitask_strategy NOT IN ('reject', 'enqueue', 'interrupt', 'rollback') THEN
+          RAISE EXCEPTION 'unknown multitask strategy %', p_multitask_strategy;
+        END IF;
         IF p_assistant_updated_at IS NOT NULL THEN
           PERFORM 1 FROM assistants WHERE assistant_id = p_assistant_id AND version = p_assistant_version
             AND date_trunc('milliseconds', updated_at) = p_assistant_updated_at;
           IF NOT FOUND THEN
-            RETURN QUERY SELECT 'assistant-changed'::text, ARRAY[]::uuid[];
+            RETURN QUERY SELECT 'assistant-changed'::text, v_ended, v_signalled;
             RETURN;
           END IF;
         END IF;
-        PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
-        IF NOT FOUND THEN
-          IF NOT p_create_thread THEN
-            RETURN QUERY SELECT 'thread-missing'::text, ARRAY[]::uuid[];
+        IF p_create_thread THEN
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status)
+          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata, 'busy')
+          ON CONFLICT (thread_id) DO NOTHING;
+          IF FOUND THEN
+            INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
+              created_at, updated_at, run_after, attempt, cron_id)
+            VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
+              p_created_at, p_created_at, p_run_after, 0, p_cron_id);
+            RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
             RETURN;
           END IF;
-          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata)
-          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata)
-          ON CONFLICT (thread_id) DO NOTHING;
+        END IF;
+        IF p_skip_locked_thread THEN
+          PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE SKIP LOCKED;
+        ELSE
           PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
         END IF;
-        SELECT coalesce(array_agg(run_id ORDER BY created_at), ARRAY[]::uuid[]) INTO v_active
-        FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running');
-        IF cardinality(v_active) > 0 AND p_multitask_strategy <> 'enqueue' THEN
-          RETURN QUERY SELECT 'busy'::text, v_active;
+        IF NOT FOUND THEN
+          RETURN QUERY SELECT CASE WHEN p_skip_locked_thread AND EXISTS (SELECT 1 FROM threads WHERE thread_id = p_thread_id)
+            THEN 'thread-locked' ELSE 'thread-missing' END, v_ended, v_signalled;
           RETURN;
         END IF;
+        IF p_multitask_strategy <> 'enqueue' THEN
+          SELECT coalesce(array_agg(run_id ORDER BY created_at), ARRAY[]::uuid[]) INTO v_active
+          FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running');
+          IF cardinality(v_active) > 0 THEN
+            IF p_multitask_strategy = 'reject' THEN
+              RETURN QUERY SELECT 'busy'::text, v_ended, v_signalled;
+              RETURN;
+            END IF;
+            SELECT coalesce(array_agg(c.cancelled_run_id) FILTER (WHERE c.ended), ARRAY[]::uuid[]),
+                   coalesce(array_agg(c.cancelled_run_id) FILTER (WHERE NOT c.ended), ARRAY[]::uuid[])
+            INTO v_ended, v_signalled
+            FROM hangar_cancel_runs(v_active, p_multitask_strategy, p_created_at) c;
+          END IF;
+        END IF;
         INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-          created_at, updated_at, run_after, attempt)
-        VALUES (p_run_id, p_thread_id, p_assistant_id, p_status, p_metadata, p_multitask_strategy, p_kwargs,
-          p_created_at, p_created_at, p_run_after, 0);
+          created_at, updated_at, run_after, attempt, cron_id)
+        VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
+          p_created_at, p_created_at, p_run_after, 0, p_cron_id);
         UPDATE threads SET status = 'busy', metadata = metadata || p_thread_metadata, updated_at = p_created_at
         WHERE thread_id = p_thread_id;
-        RETURN QUERY SELECT 'created'::text, v_active;
+        RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
       END $$;
 
 CREATE FUNCTION public.hangar_settle_run(p_run_id uuid, p_worker_id text, p_status text, p_error jsonb, p_now timestamp with time zone, p_thread_id uuid, p_values jsonb, p_interrupts jsonb, p_thread_status text, p_thread_error jsonb) RETURNS TABLE(recorded boolean, thread_has_active_runs boolean)

@@ -1,0 +1,166 @@
+import type { MigrationInterface, QueryRunner } from "typeorm";
+
+/**
+ * The multitask rule in one place (docs/run-lifecycle.md, invariant 1): hangar_enqueue_run decides
+ * what a new run does on a busy thread for every caller (run creation, run batches, cron firings),
+ * under the thread's row lock and in the caller's statement:
+ * - `enqueue`: queue behind the active runs (their order is the claim's: oldest first);
+ * - `reject`: write nothing, answer 'busy';
+ * - `interrupt` / `rollback`: cancel the active runs with that action (hangar_cancel_runs), then
+ *   queue. Nothing is written unless the run is queued, so a refusal never leaves half a decision.
+ *
+ * hangar_cancel_runs is the one cancel statement, also behind the cancel API: a pending run ends
+ * at once (`interrupted`; with `rollback` its row is deleted, since it never ran and wrote
+ * nothing); a running one gets cancel_action for the worker that holds it (the runs trigger
+ * NOTIFYs hangar_run_cancel), which aborts and settles it.
+ *
+ * Cron firings call the enqueue function with p_skip_locked_thread: the firing's transaction
+ * already holds cron row locks, and a thread being deleted is locked first and then waits for its
+ * crons (ON DELETE CASCADE), so waiting for the thread could deadlock. A thread locked elsewhere
+ * answers 'thread-locked' (nothing written; the firing waits for the next tick).
+ *
+ * A thread the function creates (stateless runs, if_not_exists create) is inserted busy with its
+ * run; a new thread has no runs, so there is nothing to decide and nothing else to lock.
+ */
+export class DecideMultitaskOnEnqueue1763760093000 implements MigrationInterface {
+  name = "DecideMultitaskOnEnqueue1763760093000";
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE FUNCTION hangar_cancel_runs(p_run_ids uuid[], p_action text, p_now timestamptz)
+      RETURNS TABLE (cancelled_run_id uuid, cancelled_thread_id uuid, ended boolean) LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        IF p_action NOT IN ('interrupt', 'rollback') THEN
+          RAISE EXCEPTION 'unknown cancel action %', p_action;
+        END IF;
+        IF p_action = 'rollback' THEN
+          RETURN QUERY DELETE FROM runs r WHERE r.run_id = ANY(p_run_ids) AND r.status = 'pending'
+            RETURNING r.run_id, r.thread_id, true;
+        END IF;
+        RETURN QUERY UPDATE runs r SET cancel_action = p_action, updated_at = p_now,
+            status = CASE WHEN r.status = 'pending' THEN 'interrupted' ELSE r.status END
+          WHERE r.run_id = ANY(p_run_ids) AND r.status IN ('pending', 'running')
+          RETURNING r.run_id, r.thread_id, r.status = 'interrupted';
+      END $$`);
+    await queryRunner.query(`DROP FUNCTION hangar_enqueue_run(uuid, uuid, uuid, text, jsonb, text, jsonb, timestamptz, timestamptz, jsonb, boolean, integer, timestamptz)`);
+    await queryRunner.query(`
+      CREATE FUNCTION hangar_enqueue_run(
+        p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_metadata jsonb, p_multitask_strategy text,
+        p_kwargs jsonb, p_created_at timestamptz, p_run_after timestamptz, p_cron_id uuid,
+        p_thread_metadata jsonb, p_create_thread boolean, p_skip_locked_thread boolean,
+        p_assistant_version integer, p_assistant_updated_at timestamptz
+      ) RETURNS TABLE (outcome text, ended_run_ids uuid[], signalled_run_ids uuid[]) LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        v_active uuid[];
+        v_ended uuid[] := ARRAY[]::uuid[];
+        v_signalled uuid[] := ARRAY[]::uuid[];
+      BEGIN
+        IF p_multitask_strategy NOT IN ('reject', 'enqueue', 'interrupt', 'rollback') THEN
+          RAISE EXCEPTION 'unknown multitask strategy %', p_multitask_strategy;
+        END IF;
+        IF p_assistant_updated_at IS NOT NULL THEN
+          PERFORM 1 FROM assistants WHERE assistant_id = p_assistant_id AND version = p_assistant_version
+            AND date_trunc('milliseconds', updated_at) = p_assistant_updated_at;
+          IF NOT FOUND THEN
+            RETURN QUERY SELECT 'assistant-changed'::text, v_ended, v_signalled;
+            RETURN;
+          END IF;
+        END IF;
+        IF p_create_thread THEN
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status)
+          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata, 'busy')
+          ON CONFLICT (thread_id) DO NOTHING;
+          IF FOUND THEN
+            INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
+              created_at, updated_at, run_after, attempt, cron_id)
+            VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
+              p_created_at, p_created_at, p_run_after, 0, p_cron_id);
+            RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
+            RETURN;
+          END IF;
+        END IF;
+        IF p_skip_locked_thread THEN
+          PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE SKIP LOCKED;
+        ELSE
+          PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        END IF;
+        IF NOT FOUND THEN
+          RETURN QUERY SELECT CASE WHEN p_skip_locked_thread AND EXISTS (SELECT 1 FROM threads WHERE thread_id = p_thread_id)
+            THEN 'thread-locked' ELSE 'thread-missing' END, v_ended, v_signalled;
+          RETURN;
+        END IF;
+        IF p_multitask_strategy <> 'enqueue' THEN
+          SELECT coalesce(array_agg(run_id ORDER BY created_at), ARRAY[]::uuid[]) INTO v_active
+          FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running');
+          IF cardinality(v_active) > 0 THEN
+            IF p_multitask_strategy = 'reject' THEN
+              RETURN QUERY SELECT 'busy'::text, v_ended, v_signalled;
+              RETURN;
+            END IF;
+            SELECT coalesce(array_agg(c.cancelled_run_id) FILTER (WHERE c.ended), ARRAY[]::uuid[]),
+                   coalesce(array_agg(c.cancelled_run_id) FILTER (WHERE NOT c.ended), ARRAY[]::uuid[])
+            INTO v_ended, v_signalled
+            FROM hangar_cancel_runs(v_active, p_multitask_strategy, p_created_at) c;
+          END IF;
+        END IF;
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
+          created_at, updated_at, run_after, attempt, cron_id)
+        VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
+          p_created_at, p_created_at, p_run_after, 0, p_cron_id);
+        UPDATE threads SET status = 'busy', metadata = metadata || p_thread_metadata, updated_at = p_created_at
+        WHERE thread_id = p_thread_id;
+        RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
+      END $$`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(
+      `DROP FUNCTION hangar_enqueue_run(uuid, uuid, uuid, jsonb, text, jsonb, timestamptz, timestamptz, uuid, jsonb, boolean, boolean, integer, timestamptz)`,
+    );
+    await queryRunner.query(`DROP FUNCTION hangar_cancel_runs(uuid[], text, timestamptz)`);
+    // The previous version (migrations/1763760040000-check-assistant-on-enqueue.ts): queues when
+    // no decision is needed, otherwise answers 'busy' with the active runs for the caller to decide.
+    await queryRunner.query(`
+      CREATE FUNCTION hangar_enqueue_run(
+        p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_status text, p_metadata jsonb,
+        p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamptz, p_run_after timestamptz,
+        p_thread_metadata jsonb, p_create_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamptz
+      ) RETURNS TABLE (outcome text, active_run_ids uuid[]) LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        v_active uuid[];
+      BEGIN
+        IF p_assistant_updated_at IS NOT NULL THEN
+          PERFORM 1 FROM assistants WHERE assistant_id = p_assistant_id AND version = p_assistant_version
+            AND date_trunc('milliseconds', updated_at) = p_assistant_updated_at;
+          IF NOT FOUND THEN
+            RETURN QUERY SELECT 'assistant-changed'::text, ARRAY[]::uuid[];
+            RETURN;
+          END IF;
+        END IF;
+        PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        IF NOT FOUND THEN
+          IF NOT p_create_thread THEN
+            RETURN QUERY SELECT 'thread-missing'::text, ARRAY[]::uuid[];
+            RETURN;
+          END IF;
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata)
+          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata)
+          ON CONFLICT (thread_id) DO NOTHING;
+          PERFORM 1 FROM threads WHERE thread_id = p_thread_id FOR UPDATE;
+        END IF;
+        SELECT coalesce(array_agg(run_id ORDER BY created_at), ARRAY[]::uuid[]) INTO v_active
+        FROM runs WHERE thread_id = p_thread_id AND status IN ('pending', 'running');
+        IF cardinality(v_active) > 0 AND p_multitask_strategy <> 'enqueue' THEN
+          RETURN QUERY SELECT 'busy'::text, v_active;
+          RETURN;
+        END IF;
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
+          created_at, updated_at, run_after, attempt)
+        VALUES (p_run_id, p_thread_id, p_assistant_id, p_status, p_metadata, p_multitask_strategy, p_kwargs,
+          p_created_at, p_created_at, p_run_after, 0);
+        UPDATE threads SET status = 'busy', metadata = metadata || p_thread_metadata, updated_at = p_created_at
+        WHERE thread_id = p_thread_id;
+        RETURN QUERY SELECT 'created'::text, v_active;
+      END $$`);
+  }
+}
