@@ -154,6 +154,43 @@ describe("what stops a cron", () => {
     });
   });
 
+  it.each([
+    ["reject", { pending: "pending", fired: 0 }],
+    ["enqueue", { pending: "pending", fired: 1 }],
+    ["interrupt", { pending: "interrupted", fired: 1 }],
+    ["rollback", { pending: "deleted", fired: 1 }],
+  ] as const)("a firing with multitask %s on a thread whose run is pending: the run is %s", async (strategy, expected) => {
+    const thread = await server.client.threads.create();
+    // Due in an hour: it keeps the thread busy and never starts during the test.
+    const pending = await server.client.runs.create(thread.thread_id, "echo", { input: human("later"), afterSeconds: 3600 });
+    const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("fired"), multitaskStrategy: strategy });
+    await makeCronsDue(server.database, [cron.cron_id]);
+    // The slot moves on whether the firing queued a run or was refused.
+    await waitUntil(async () => expect((await cronRow(cron.cron_id)).next_run_date!.getTime()).toBeGreaterThan(Date.now()));
+    expect((await runsPerCron(server.database, [cron.cron_id])).get(cron.cron_id)).toBe(expected.fired);
+    const [row] = await sql<{ status: string }>(server.database, "SELECT status FROM runs WHERE run_id = $1", [pending.run_id]);
+    expect(row?.status ?? "deleted").toBe(expected.pending);
+  });
+
+  it("a firing with multitask rollback stops the thread's running run and erases it and its checkpoints", async () => {
+    const thread = await server.client.threads.create();
+    const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"));
+    const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("instead"), multitaskStrategy: "rollback" });
+    await makeCronsDue(server.database, [cron.cron_id]);
+    await waitUntil(async () => {
+      const runs = await server.client.runs.list(thread.thread_id);
+      expect(runs.map((run) => [run.metadata?.cron_id, run.status])).toEqual([[cron.cron_id, "success"]]);
+    });
+    const [left] = await sql<{ n: number }>(
+      server.database,
+      "SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1 AND metadata ->> 'run_id' = $2",
+      [thread.thread_id, busy.run_id],
+    );
+    expect(left!.n).toBe(0);
+    expect(contents((await server.client.threads.getState(thread.thread_id)).values)).toEqual(["instead", "echo: instead"]);
+  });
+
   it("a firing whose run cannot be queued leaves the slot due (claim and run commit together), then fires once", async () => {
     const cron = await server.client.crons.create("echo", { schedule: "0 0 1 1 *", input: human("atomic"), onRunCompleted: "keep" });
     // A failure between claim and commit, as a crash would be: the run insert raises.
