@@ -87,7 +87,7 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
   private readonly failedWrites = new Map<string, unknown>();
 
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly pool: pg.Pool | pg.PoolClient,
     serde?: SerializerProtocol,
   ) {
     super(serde);
@@ -176,6 +176,16 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
    */
   acknowledgeWhenQueued(runId: string): void {
     this.acknowledgedWhenQueued.add(runId);
+  }
+
+  /**
+   * A checkpointer that reads and writes on `client`, the connection of an open transaction, so
+   * that a state edit commits or rolls back with the rest of that transaction (a state edit and
+   * the run started from it: services/run-lifecycle/continue-thread.ts). For edits outside runs:
+   * it knows none of this checkpointer's runs.
+   */
+  inTransaction(client: pg.PoolClient): RunStampingCheckpointer {
+    return new RunStampingCheckpointer(client, this.serde);
   }
 
   /** The run is settled: what was kept for it goes. */

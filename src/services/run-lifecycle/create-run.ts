@@ -1,3 +1,4 @@
+import type { EntityManager } from "typeorm";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
@@ -76,7 +77,28 @@ async function queueAuthorizedRun(
     assistantSnapshots.remember(ctx.db, assistant);
     result = await attempt(assistant, false);
   }
-  const { run, queued } = result;
+  return queuedOrRefused(result.run, result.queued);
+}
+
+/**
+ * Queues an authorized run composed from `assistant` (read by the caller before its transaction)
+ * inside the caller's transaction: a refusal throws, and the caller's writes roll back with it.
+ * Announce the run (announceRunQueued) after the commit.
+ */
+export async function queueRunInTransaction(
+  ctx: ServiceContext,
+  manager: EntityManager,
+  authorized: AuthorizedRunRequest,
+  assistant: Assistant,
+): Promise<QueuedRun> {
+  const entry = runToEnqueue(authorized, assistant, false);
+  await checkCommandTargets(ctx, entry.run);
+  const [queued] = await enqueueRuns(manager, [entry]);
+  return queuedOrRefused(entry.run, queued!);
+}
+
+/** What the enqueue statement's answer means for a run: queued, or the refusal as an error. */
+function queuedOrRefused(run: Run, queued: EnqueueOutcome): QueuedRun {
   if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${run.threadId}' not found`);
   if (queued.outcome === "busy") throw new ThreadBusyError(run.threadId);
   if (queued.outcome !== "created") throw new Error(`run ${run.runId} was not queued: ${queued.outcome}`);
@@ -134,7 +156,7 @@ async function checkCommandTargets(ctx: ServiceContext, run: Run): Promise<void>
 }
 
 /** A run request once authorized: the thread it runs on and the metadata and config it gets. */
-interface AuthorizedRunRequest {
+export interface AuthorizedRunRequest {
   input: RunCreateRequest;
   threadId: string;
   scope: MetadataScope;
@@ -168,7 +190,7 @@ function runToEnqueue({ input, threadId, scope, now }: AuthorizedRunRequest, ass
  * The assistant is not authorized separately. The webhook must be one the deployment allows.
  * Writes nothing.
  */
-async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+export async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
   requireAllowedWebhook(ctx, input.webhook);
   const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
