@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeCronsDue, runsPerCron, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
@@ -189,6 +190,45 @@ describe("what stops a cron", () => {
     );
     expect(left!.n).toBe(0);
     expect(contents((await server.client.threads.getState(thread.thread_id)).values)).toEqual(["instead", "echo: instead"]);
+  });
+
+  it("a thread locked elsewhere defers its crons (nothing written, still due) until it is free; two crons of one thread both queue", async () => {
+    const thread = await server.client.threads.create();
+    const crons = [];
+    for (const text of ["first", "second"]) {
+      crons.push(await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human(text) }));
+    }
+    const cronIds = crons.map((cron) => cron.cron_id);
+    const holder = new pg.Client({ connectionString: server.database.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE", [thread.thread_id]);
+      const deferredBoth = new Promise<void>((resolve) => {
+        const stop = server.hangar.scheduler!.onTick((tick) => {
+          if (tick.deferred >= 2) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      await makeCronsDue(server.database, cronIds);
+      const due = await Promise.all(cronIds.map(async (cronId) => (await cronRow(cronId)).next_run_date!));
+      // A tick took both and deferred them: SKIP LOCKED, so it did not wait for the thread.
+      await deferredBoth;
+      expect(await Promise.all(cronIds.map(async (cronId) => (await cronRow(cronId)).next_run_date))).toEqual(due);
+      expect(Object.fromEntries(await runsPerCron(server.database, cronIds))).toEqual(Object.fromEntries(cronIds.map((id) => [id, 0])));
+    } finally {
+      await holder.query("COMMIT");
+      await holder.end();
+    }
+    await waitUntil(async () => {
+      const runs = await server.client.runs.list(thread.thread_id);
+      expect(runs.map((run) => run.metadata?.cron_id).sort()).toEqual([...cronIds].sort());
+      expect(runs.every((run) => run.status === "success")).toBe(true);
+    });
+    const messages = contents((await server.client.threads.getState(thread.thread_id)).values);
+    expect(messages).toHaveLength(4);
   });
 
   it("a firing whose run cannot be queued leaves the slot due (claim and run commit together), then fires once", async () => {

@@ -37,23 +37,15 @@ export interface RunToEnqueue {
 
 const ENQUEUE_RUNS = preparedStatement(
   "enqueue_runs",
-  `SELECT e.outcome, e.ended_run_ids, e.signalled_run_ids
-   FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-               $8::timestamptz[], $9::uuid[], $10::text[], $11::boolean[], $12::boolean[], $13::integer[],
-               $14::timestamptz[])
-     WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, multitask_strategy, kwargs, created_at,
-                           run_after, cron_id, thread_metadata, create_thread, skip_locked_thread,
-                           assistant_version, assistant_updated_at, ord)
-   CROSS JOIN LATERAL hangar_enqueue_run(u.run_id, u.thread_id, u.assistant_id, u.metadata::jsonb,
-     u.multitask_strategy, u.kwargs::jsonb, u.created_at, u.run_after, u.cron_id, u.thread_metadata::jsonb,
-     u.create_thread, u.skip_locked_thread, u.assistant_version, u.assistant_updated_at) e
-   ORDER BY u.ord`,
+  `SELECT outcome, ended_run_ids, signalled_run_ids
+   FROM hangar_enqueue_runs($1::uuid[], $2::uuid[], $3::uuid[], $4::jsonb[], $5::text[], $6::jsonb[], $7::timestamptz[],
+     $8::timestamptz[], $9::uuid[], $10::jsonb[], $11::boolean[], $12::boolean[], $13::integer[], $14::timestamptz[])`,
 );
 
 /**
- * Queues runs in one statement, calling hangar_enqueue_run
- * (migrations/…-decide-multitask-on-enqueue) once per run. That function is where the multitask
- * rule lives: under the thread's row lock (creating the thread when asked) it queues the run,
+ * Queues runs in one statement, hangar_enqueue_runs (migrations/…-decide-multitask-on-enqueue):
+ * runs that bring a new thread are inserted together, the others go through hangar_enqueue_run one
+ * by one. That function is where the multitask rule lives: under the thread's row lock (creating the thread when asked) it queues the run,
  * refuses it ('busy', nothing written) under `reject`, or first cancels the thread's active runs
  * under `interrupt` / `rollback`. With `assistantSeen`, it first checks the assistant is still
  * that version and otherwise answers 'assistant-changed' without writing anything. Answers per
