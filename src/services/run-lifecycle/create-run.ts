@@ -33,7 +33,7 @@ import { requireAllowedWebhook } from "./webhooks.js";
  */
 export async function createRun(ctx: ServiceContext, request: RunCreateRequest): Promise<Run> {
   const authorized = await authorizeRunCreation(ctx, request, ctx.now());
-  const queued = await queueAuthorizedRun(ctx, authorized, (entry) => ctx.db.runQueue.call(entry));
+  const queued = await queueAuthorizedRun(ctx, authorized);
   announceRunQueued(ctx, queued);
   return queued.run;
 }
@@ -52,23 +52,18 @@ export interface QueuedRun {
 }
 
 /**
- * Queues an authorized run through `enqueue` (the batched statement on its own, or the enqueue
- * statement inside a caller's transaction) and throws what a refusal means. Announces nothing:
- * the caller does (announceRunQueued) once the run is committed.
+ * Queues an authorized run through the batched enqueue statement (ctx.db.runQueue: it commits on
+ * its own, with the runs other requests queue meanwhile) and throws what a refusal means.
  *
  * The common case is one round trip: the assistant comes from the last run composed with it, and
  * the enqueue checks it is still current; if it changed, the run is composed again from a fresh
  * read.
  */
-async function queueAuthorizedRun(
-  ctx: ServiceContext,
-  authorized: AuthorizedRunRequest,
-  enqueue: (entry: RunToEnqueue) => Promise<EnqueueOutcome>,
-): Promise<QueuedRun> {
+async function queueAuthorizedRun(ctx: ServiceContext, authorized: AuthorizedRunRequest): Promise<QueuedRun> {
   const attempt = async (assistant: Assistant, checked: boolean) => {
     const entry = runToEnqueue(authorized, assistant, checked);
     await checkCommandTargets(ctx, entry.run);
-    return { run: entry.run, queued: await enqueue(entry) };
+    return { run: entry.run, queued: await ctx.db.runQueue.call(entry) };
   };
   const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, authorized.input.assistantId));
   let result = snapshot ? await attempt(snapshot, true) : null;
