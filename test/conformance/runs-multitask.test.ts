@@ -114,12 +114,13 @@ describe("multitask strategies on a thread whose run is still pending", () => {
     expect(runs.map((run) => [run.run_id, run.status])).toEqual([[pendingRunId, "pending"]]);
   });
 
-  it("enqueue: the new run waits behind the pending one", async () => {
+  it("enqueue: the new run is queued beside the pending one, which is kept (a due run does not wait for a delayed one)", async () => {
     const { threadId, pendingRunId } = await threadWithPendingRun();
     const queued = await server.client.runs.create(threadId, "echo", { input: human("next"), multitaskStrategy: "enqueue" });
     expect(queued.status).toBe("pending");
+    await server.client.runs.join(threadId, queued.run_id);
     const runs = await server.client.runs.list(threadId);
-    expect(new Map(runs.map((run) => [run.run_id, run.status]))).toEqual(new Map([[pendingRunId, "pending"], [queued.run_id, "pending"]]));
+    expect(new Map(runs.map((run) => [run.run_id, run.status]))).toEqual(new Map([[pendingRunId, "pending"], [queued.run_id, "success"]]));
   });
 
   it("interrupt: the pending run ends interrupted (kept) and the new run runs", async () => {
