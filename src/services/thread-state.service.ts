@@ -15,7 +15,6 @@ import {
   type StateCheckpoint,
   type ThreadState,
   type ThreadSuperstep,
-  type ThreadTask,
 } from "../domain/thread-state.js";
 import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
