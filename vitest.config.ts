@@ -15,6 +15,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/helpers/node-version-setup.ts", "test/helpers/global-setup.ts"],
+    // Fails a file that leaves a test server running or a test database behind.
+    setupFiles: ["test/helpers/leak-check.ts"],
     // Each file clones its own database, so files run in parallel; servers take a moment to boot.
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -91,8 +91,8 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
 
   /** `cipher`: the deployment's encryption handlers (langgraph.json `encryption.path`), if any; `log` reports their failures. */
   constructor(
-    private readonly pool: pg.Pool,
-    options: { serde?: SerializerProtocol; cipher?: BlobCipher | null; log?: Logger } = {},
+    private readonly pool: pg.Pool | pg.PoolClient,
+    private readonly options: { serde?: SerializerProtocol; cipher?: BlobCipher | null; log?: Logger } = {},
   ) {
     super(options.serde);
     this.blobs = new CheckpointBlobCodec(this.serde, options.cipher ?? null, options.log);
@@ -181,6 +181,16 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
    */
   acknowledgeWhenQueued(runId: string): void {
     this.acknowledgedWhenQueued.add(runId);
+  }
+
+  /**
+   * A checkpointer that reads and writes on `client`, the connection of an open transaction, so
+   * that a state edit commits or rolls back with the rest of that transaction (a state edit and
+   * the run started from it: services/run-lifecycle/continue-thread.ts). For edits outside runs:
+   * it knows none of this checkpointer's runs.
+   */
+  inTransaction(client: pg.PoolClient): RunStampingCheckpointer {
+    return new RunStampingCheckpointer(client, { ...this.options, serde: this.serde });
   }
 
   /** The run is settled: what was kept for it goes. */

@@ -15,6 +15,7 @@ import { CreateWebhookDeliveries1763760082000 } from "../../migrations/176376008
 import { NumberRunEventsInThreadOrder1763760084000 } from "../../migrations/1763760084000-number-run-events-in-thread-order.js";
 import { CreateServerSecrets1763760091000 } from "../../migrations/1763760091000-create-server-secrets.js";
 import { CreateCronFirings1763760093000 } from "../../migrations/1763760093000-create-cron-firings.js";
+import { DecideMultitaskOnEnqueue1763760095000 } from "../../migrations/1763760095000-decide-multitask-on-enqueue.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   NumberRunEventsInThreadOrder1763760084000,
   CreateServerSecrets1763760091000,
   CreateCronFirings1763760093000,
+  DecideMultitaskOnEnqueue1763760095000,
 ];

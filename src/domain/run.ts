@@ -17,17 +17,6 @@ export const CANCEL_ACTIONS = ["interrupt", "rollback"] as const;
 export type CancelAction = (typeof CANCEL_ACTIONS)[number];
 
 /**
- * What a new run does when its thread already has a pending or running run, under its
- * multitask_strategy: queue behind it, be refused, or first cancel it (a CancelAction). One rule
- * for run creation and cron firings (docs/run-lifecycle.md).
- */
-export function onBusyThread(strategy: MultitaskStrategy): "queue" | "refuse" | CancelAction {
-  if (strategy === "enqueue") return "queue";
-  if (strategy === "reject") return "refuse";
-  return strategy;
-}
-
-/**
  * Stream modes a client may ask for (SPEC §4): every mode of the installed LangGraph (1.7:
  * values, updates, messages, custom, debug, tasks, checkpoints, tools) plus the server's own
  * `events` and `messages-tuple` (LangGraph's "messages"). The SDK also declares `lifecycle`,

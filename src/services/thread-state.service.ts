@@ -1,3 +1,5 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { EntityManager } from "typeorm";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
@@ -13,13 +15,13 @@ import {
   type StateCheckpoint,
   type ThreadState,
   type ThreadSuperstep,
-  type ThreadTask,
 } from "../domain/thread-state.js";
 import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
+import { checkpointOf, toThreadState } from "./thread-state-snapshot.js";
 
 export interface UpdateThreadStateInput {
   /** An update as `asNode` would have returned it; null with asNode "__end__" clears pending tasks. */
@@ -47,6 +49,16 @@ export interface RunOutcome {
 }
 
 type GraphConfig = { configurable: Record<string, unknown>; metadata?: Record<string, unknown> };
+
+/**
+ * A caller's transaction that state reads and edits join: its manager for thread rows, and a
+ * checkpointer writing on its connection (checkpointer.inTransaction), so that an edit commits or
+ * rolls back with whatever else the caller writes (run-lifecycle/continue-thread.ts).
+ */
+export interface StateTransaction {
+  manager: EntityManager;
+  checkpointer: BaseCheckpointSaver;
+}
 type GraphUpdate = { values: unknown; asNode?: string };
 
 /** The graph methods state needs; bulkUpdateState is missing from older LangGraph copies. */
@@ -55,14 +67,13 @@ interface StatefulGraph extends CompiledGraphLike {
 }
 
 /** The thread if it exists within `scope` (the caller's authorization; a hidden thread is "not found"). */
-async function findThread(ctx: ServiceContext, threadId: string, scope: MetadataScope = UNRESTRICTED): Promise<Thread> {
-  const thread = isUuid(threadId)
-    ? await ctx.db.dataSource.manager
-        .createQueryBuilder(ThreadEntity, "t")
-        .where("t.thread_id = :threadId", { threadId: threadId.toLowerCase() })
-        .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-        .getOne()
-    : null;
+async function findThread(ctx: ServiceContext, threadId: string, scope: MetadataScope = UNRESTRICTED, tx?: StateTransaction): Promise<Thread> {
+  const query = (tx?.manager ?? ctx.db.dataSource.manager)
+    .createQueryBuilder(ThreadEntity, "t")
+    .where("t.thread_id = :threadId", { threadId: threadId.toLowerCase() })
+    .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) });
+  // In a transaction that edits the thread, its row lock: no run is queued on it meanwhile.
+  const thread = isUuid(threadId) ? await (tx ? query.setLock("pessimistic_write") : query).getOne() : null;
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
   return thread;
 }
@@ -85,27 +96,27 @@ function graphIdOf(thread: Thread): string | null {
  * folds each run's config into its thread's. Without it a factory whose nodes depend on the
  * config would be rebuilt without the node a state update names.
  */
-async function factoryConfigOf(ctx: ServiceContext, thread: Thread): Promise<JsonObject> {
-  const [latestRun] = await listThreadRuns(ctx.db.dataSource.manager, { threadId: thread.threadId, limit: 1, offset: 0 });
+async function factoryConfigOf(ctx: ServiceContext, thread: Thread, tx?: StateTransaction): Promise<JsonObject> {
+  const [latestRun] = await listThreadRuns(tx?.manager ?? ctx.db.dataSource.manager, { threadId: thread.threadId, limit: 1, offset: 0 });
   if (latestRun === undefined) return thread.config;
   return mergeRunConfig(thread.config, latestRun.kwargs.config);
 }
 
-async function resolveGraph(ctx: ServiceContext, thread: Thread, graphId: string): Promise<StatefulGraph> {
+async function resolveGraph(ctx: ServiceContext, thread: Thread, graphId: string, tx?: StateTransaction): Promise<StatefulGraph> {
   if (!ctx.graphs.has(graphId)) {
     throw new NotFoundError(`Graph '${graphId}' of thread '${thread.threadId}' is not deployed`);
   }
   // Factories get the thread's config, as they would for a run on this thread.
-  const config = ctx.graphs.isFactory(graphId) ? await factoryConfigOf(ctx, thread) : thread.config;
+  const config = ctx.graphs.isFactory(graphId) ? await factoryConfigOf(ctx, thread, tx) : thread.config;
   const configurable = { ...(config.configurable ?? {}), thread_id: thread.threadId, graph_id: graphId };
   return ctx.graphs.resolve(graphId, {
     config: { ...config, configurable },
-    checkpointer: ctx.db.checkpointer,
+    checkpointer: tx?.checkpointer ?? ctx.db.checkpointer,
     store: ctx.db.store,
   });
 }
 
-async function requireGraph(ctx: ServiceContext, thread: Thread, purpose: string) {
+async function requireGraph(ctx: ServiceContext, thread: Thread, purpose: string, tx?: StateTransaction) {
   const graphId = graphIdOf(thread);
   if (graphId === null) {
     throw new InvalidInputError(
@@ -113,7 +124,7 @@ async function requireGraph(ctx: ServiceContext, thread: Thread, purpose: string
         "create the thread with a graph id (metadata.graph_id) or run an assistant on it first",
     );
   }
-  return { graphId, graph: await resolveGraph(ctx, thread, graphId) };
+  return { graphId, graph: await resolveGraph(ctx, thread, graphId, tx) };
 }
 
 function stateConfig(threadId: string, selector: CheckpointSelector = {}): GraphConfig {
@@ -151,77 +162,16 @@ async function callGraph<Result>(operation: () => Promise<Result>): Promise<Resu
   }
 }
 
-function checkpointOf(config: unknown, requireId: boolean): StateCheckpoint | null {
-  const configurable = (config as { configurable?: Record<string, unknown> } | null | undefined)?.configurable;
-  if (!isJsonObject(configurable) || typeof configurable.thread_id !== "string") return null;
-  const { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: id, checkpoint_map: map } = configurable;
-  const checkpointId = typeof id === "string" && id.length > 0 ? id : null;
-  if (requireId && checkpointId === null) return null;
-  return {
-    threadId,
-    checkpointNs: typeof ns === "string" ? ns : "",
-    checkpointId,
-    checkpointMap: isJsonObject(map) ? (toWireValue(map) as JsonObject) : null,
-  };
-}
-
-function errorMessage(error: unknown): string | null {
-  if (error == null) return null;
-  if (typeof error === "string") return error;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === "string" ? message : JSON.stringify(toWireValue(error));
-}
-
-function toThreadTask(raw: unknown): ThreadTask {
-  const task = raw as { id: unknown; name: unknown; error?: unknown; interrupts?: unknown; state?: unknown } & {
-    result?: unknown;
-    path?: unknown;
-  };
-  // `state` is the subgraph's namespace config, or with `subgraphs` its whole snapshot.
-  const isSnapshot = isJsonObject(task.state) && "values" in task.state && "next" in task.state;
-  return {
-    id: String(task.id),
-    name: String(task.name),
-    error: errorMessage(task.error),
-    interrupts: Array.isArray(task.interrupts) ? (toWireValue(task.interrupts) as JsonObject[]) : [],
-    checkpoint: checkpointOf(isSnapshot ? (task.state as { config?: unknown }).config : task.state, false),
-    state: isSnapshot ? toThreadState(task.state) : null,
-    result: toWireValue(task.result),
-    ...(Array.isArray(task.path) ? { path: toWireValue(task.path) as unknown[] } : {}),
-  };
-}
-
-/** A LangGraph StateSnapshot (duck-typed) in domain form, every value in wire form. */
-function toThreadState(raw: unknown): ThreadState {
-  const snapshot = raw as { values?: unknown; next?: unknown; tasks?: unknown; metadata?: unknown } & {
-    config?: unknown;
-    createdAt?: unknown;
-    parentConfig?: unknown;
-  };
-  // No checkpoint was found: LangGraph answers with empty values and the config it was given.
-  if (typeof snapshot.createdAt !== "string") return emptyThreadState();
-  const tasks = Array.isArray(snapshot.tasks) ? snapshot.tasks.map(toThreadTask) : [];
-  return {
-    values: toWireValue(snapshot.values ?? {}),
-    next: Array.isArray(snapshot.next) ? snapshot.next.map(String) : [],
-    tasks,
-    checkpoint: checkpointOf(snapshot.config, true),
-    metadata: isJsonObject(snapshot.metadata) ? (toWireValue(snapshot.metadata) as JsonObject) : null,
-    createdAt: new Date(snapshot.createdAt),
-    parentCheckpoint: checkpointOf(snapshot.parentConfig, true),
-    interrupts: tasks.flatMap((task) => task.interrupts),
-  };
-}
-
 async function readState(
   ctx: ServiceContext,
   thread: Thread,
   selector: CheckpointSelector,
   options: { subgraphs?: boolean },
+  tx?: StateTransaction,
 ): Promise<ThreadState> {
   const graphId = graphIdOf(thread);
   if (graphId === null) return emptyThreadState();
-  const graph = await resolveGraph(ctx, thread, graphId);
+  const graph = await resolveGraph(ctx, thread, graphId, tx);
   const config = stateConfig(thread.threadId, selector);
   return toThreadState(await callGraph(() => graph.getState(config, { subgraphs: options.subgraphs ?? false })));
 }
@@ -274,12 +224,12 @@ function describeSettledThread(state: ThreadState, outcome: RunOutcome): Settled
   };
 }
 
-async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}): Promise<Thread> {
-  const thread = await findThread(ctx, threadId);
-  const settled = describeSettledThread(await readState(ctx, thread, {}, {}), outcome);
+async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}, tx?: StateTransaction): Promise<Thread> {
+  const thread = await findThread(ctx, threadId, UNRESTRICTED, tx);
+  const settled = describeSettledThread(await readState(ctx, thread, {}, {}, tx), outcome);
   const now = ctx.now();
   const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
-  await ctx.db.dataSource.manager.update(ThreadEntity, { threadId: thread.threadId }, changes);
+  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, changes);
   return { ...thread, ...changes };
 }
 
@@ -306,11 +256,28 @@ async function updateState(
   threadId: string,
   input: UpdateThreadStateInput,
 ): Promise<{ checkpoint: StateCheckpoint & { checkpointId: string } }> {
-  const thread = await authorizedThread(ctx, threadId, "update", { values: input.values, as_node: input.asNode });
+  const edit = await editState(ctx, threadId, input);
+  publishStateEdit(ctx, edit.thread);
+  return { checkpoint: edit.checkpoint };
+}
+
+/**
+ * A state edit (updateState's), written in the caller's transaction when given one (which then
+ * holds the thread's row lock until it commits); tell it with publishStateEdit after the commit.
+ * Refused on a busy thread: the run engine assumes a thread's running run is its only writer.
+ */
+async function editState(
+  ctx: ServiceContext,
+  threadId: string,
+  input: UpdateThreadStateInput,
+  tx?: StateTransaction,
+): Promise<{ checkpoint: StateCheckpoint & { checkpointId: string }; thread: Thread }> {
+  const scope = await scopeOf(ctx, "threads", "update", { thread_id: threadId, values: input.values, as_node: input.asNode });
+  const thread = await findThread(ctx, threadId, scope, tx);
   if (thread.status === "busy") {
     throw new ConflictError(`Thread '${thread.threadId}' is busy with a run; update its state once the run ends`);
   }
-  const { graphId, graph } = await requireGraph(ctx, thread, "update its state");
+  const { graphId, graph } = await requireGraph(ctx, thread, "update its state", tx);
   const selector = { ...input.checkpoint, ...(input.checkpointId ? { checkpointId: input.checkpointId } : {}) };
   const config = writeConfig(thread, graphId, selector);
   const next = await callGraph(() => graph.updateState(config, input.values ?? null, input.asNode));
@@ -318,11 +285,14 @@ async function updateState(
   if (checkpoint?.checkpointId == null) {
     throw new Error(`updateState returned no checkpoint: ${JSON.stringify(toWireValue(next))}`);
   }
-  const synced = await syncThread(ctx, thread.threadId);
-  // The thread's stream (state_update mode) hears of it; there is no run, so no stored event.
-  const event = { runId: "", threadId: thread.threadId, seq: 0, event: "values", data: stringifyWireValue(synced.values) };
+  const synced = await syncThread(ctx, thread.threadId, {}, tx);
+  return { checkpoint: { ...checkpoint, checkpointId: checkpoint.checkpointId }, thread: synced };
+}
+
+/** After the edit committed: the thread's stream (state_update mode) hears of it; there is no run, so no stored event. */
+function publishStateEdit(ctx: ServiceContext, synced: Thread): void {
+  const event = { runId: "", threadId: synced.threadId, seq: 0, event: "values", data: stringifyWireValue(synced.values) };
   ctx.streaming.bus.publish({ kind: "event", event });
-  return { checkpoint: { ...checkpoint, checkpointId: checkpoint.checkpointId } };
 }
 
 /** Merges metadata into the latest checkpoint's metadata (PATCH /threads/{id}/state). */
@@ -402,6 +372,8 @@ export const threadStateService = {
   getState,
   getStateAt,
   updateState,
+  editState,
+  publishStateEdit,
   patchStateMetadata,
   getHistory,
   syncThread,

@@ -91,3 +91,52 @@ describe("multitask strategies on a thread with an active run", () => {
     expect((await server.client.threads.get(thread.thread_id)).status).toBe("idle");
   });
 });
+
+describe("multitask strategies on a thread whose run is still pending", () => {
+  // A run due in an hour keeps its thread busy without ever starting: each strategy's decision
+  // about a pending run shows at once, with no worker involved.
+  async function threadWithPendingRun() {
+    const thread = await server.client.threads.create();
+    const pending = await server.client.runs.create(thread.thread_id, "echo", { input: human("later"), afterSeconds: 3600 });
+    return { threadId: thread.thread_id, pendingRunId: pending.run_id };
+  }
+
+  it("reject: 409 naming the busy thread; the pending run stays and no run is added", async () => {
+    const { threadId, pendingRunId } = await threadWithPendingRun();
+    const response = await server.request(`/threads/${threadId}/runs`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ assistant_id: "echo", input: human("now"), multitask_strategy: "reject" }),
+    });
+    expect(response.status).toBe(409);
+    expect((await response.json()).detail).toMatch(new RegExp(`${threadId}.*busy`));
+    const runs = await server.client.runs.list(threadId);
+    expect(runs.map((run) => [run.run_id, run.status])).toEqual([[pendingRunId, "pending"]]);
+  });
+
+  it("enqueue: the new run is queued beside the pending one, which is kept (a due run does not wait for a delayed one)", async () => {
+    const { threadId, pendingRunId } = await threadWithPendingRun();
+    const queued = await server.client.runs.create(threadId, "echo", { input: human("next"), multitaskStrategy: "enqueue" });
+    expect(queued.status).toBe("pending");
+    await server.client.runs.join(threadId, queued.run_id);
+    const runs = await server.client.runs.list(threadId);
+    expect(new Map(runs.map((run) => [run.run_id, run.status]))).toEqual(new Map([[pendingRunId, "pending"], [queued.run_id, "success"]]));
+  });
+
+  it("interrupt: the pending run ends interrupted (kept) and the new run runs", async () => {
+    const { threadId, pendingRunId } = await threadWithPendingRun();
+    const next = await server.client.runs.create(threadId, "echo", { input: human("now"), multitaskStrategy: "interrupt" });
+    expect((await server.client.runs.get(threadId, pendingRunId)).status).toBe("interrupted");
+    await server.client.runs.join(threadId, next.run_id);
+    expect((await server.client.runs.get(threadId, next.run_id)).status).toBe("success");
+  });
+
+  it("rollback: the pending run is deleted and the new run runs", async () => {
+    const { threadId, pendingRunId } = await threadWithPendingRun();
+    const next = await server.client.runs.create(threadId, "echo", { input: human("now"), multitaskStrategy: "rollback" });
+    await expect(server.client.runs.get(threadId, pendingRunId)).rejects.toThrow(/404/);
+    await server.client.runs.join(threadId, next.run_id);
+    const runs = await server.client.runs.list(threadId);
+    expect(runs.map((run) => [run.run_id, run.status])).toEqual([[next.run_id, "success"]]);
+  });
+});

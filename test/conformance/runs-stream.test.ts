@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 let server: TestServer;
@@ -139,9 +140,13 @@ describe("SSE on the wire", () => {
     const run = await server.client.runs.create(thread.thread_id, "slow", {
       input: human("live"),
       streamMode: ["updates"],
-      context: { step_ms: 150 },
+      context: { step_ms: 300 },
     });
-    await new Promise((resolve) => setTimeout(resolve, 220));
+    // Mid-way: its first step's update is stored, and the run still has steps to go.
+    await vi.waitFor(async () => {
+      const [row] = await sql<{ n: number }>(server.database, "SELECT count(*)::int AS n FROM run_events WHERE run_id = $1 AND event = 'updates'", [run.run_id]);
+      expect(row!.n).toBeGreaterThan(0);
+    }, { timeout: 10_000, interval: 20 });
     const parts = [];
     for await (const part of server.client.runs.joinStream(thread.thread_id, run.run_id)) parts.push(part);
     expect(parts.map((part) => part.event)).toEqual(["metadata", "updates", "updates", "updates"]);

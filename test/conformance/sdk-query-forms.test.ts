@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // SDK 2.x writes array options into the query string as one JSON array (`?stream_mode=["a","b"]`);
@@ -75,27 +76,39 @@ describe("threads.joinStream", () => {
     const seen: Array<{ event: string; runId?: string }> = [];
     let runDone = 0;
     const options = streamMode ? { streamMode, signal: abort.signal } : { signal: abort.signal };
+    // The thread is subscribed once the stream's response starts: a client whose fetch says when.
+    let subscribed!: () => void;
+    const streamStarted = new Promise<void>((resolve) => (subscribed = resolve));
+    const watcher = new Client({
+      apiUrl: server.url,
+      apiKey: null,
+      callerOptions: {
+        maxRetries: 0,
+        fetch: async (...args: Parameters<typeof fetch>) => {
+          const response = await fetch(...args);
+          if (new URL(String(args[0] instanceof Request ? args[0].url : args[0])).pathname.endsWith("/stream")) subscribed();
+          return response;
+        },
+      },
+    });
     const reading = (async () => {
-      for await (const part of server.client.threads.joinStream(thread.thread_id, options)) {
+      for await (const part of watcher.threads.joinStream(thread.thread_id, options)) {
         seen.push({ event: part.event, runId: (part.data as { run_id?: string }).run_id });
         if (part.event === "run_done") runDone += 1;
       }
     })().catch((error: unknown) => {
       if (!abort.signal.aborted) throw error;
     });
-    // The thread is subscribed once the response starts: let the request arrive first.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await streamStarted;
     const runIds: string[] = [];
     for (const content of ["one", "two"]) {
       const run = await server.client.runs.create(thread.thread_id, "echo", { input: human(content), streamMode: ["values", "updates"] });
       await server.client.runs.join(thread.thread_id, run.run_id);
       runIds.push(run.run_id);
     }
-    const deadline = Date.now() + 5_000;
-    while (runDone < 2 && Date.now() < deadline && streamMode?.[0] !== "state_update") {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every run's events come before its run_done; state_update has none, but a values event per step (two each).
+    const complete = () => (streamMode?.[0] === "state_update" ? seen.length >= 4 : runDone >= 2);
+    await vi.waitFor(() => expect(complete()).toBe(true), { timeout: 5_000, interval: 20 });
     abort.abort();
     await reading;
     return { seen, runIds };

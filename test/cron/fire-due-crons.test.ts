@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeCronsDue, runsPerCron, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
@@ -152,6 +153,82 @@ describe("what stops a cron", () => {
       const runs = await server.client.runs.list(thread.thread_id);
       expect(runs.find((run) => run.metadata?.cron_id === interrupting.cron_id)?.status).toBe("success");
     });
+  });
+
+  it.each([
+    ["reject", { pending: "pending", fired: 0 }],
+    ["enqueue", { pending: "pending", fired: 1 }],
+    ["interrupt", { pending: "interrupted", fired: 1 }],
+    ["rollback", { pending: "deleted", fired: 1 }],
+  ] as const)("a firing with multitask %s on a thread whose run is pending: the run is %s", async (strategy, expected) => {
+    const thread = await server.client.threads.create();
+    // Due in an hour: it keeps the thread busy and never starts during the test.
+    const pending = await server.client.runs.create(thread.thread_id, "echo", { input: human("later"), afterSeconds: 3600 });
+    const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("fired"), multitaskStrategy: strategy });
+    await makeCronsDue(server.database, [cron.cron_id]);
+    // The slot moves on whether the firing queued a run or was refused.
+    await waitUntil(async () => expect((await cronRow(cron.cron_id)).next_run_date!.getTime()).toBeGreaterThan(Date.now()));
+    expect((await runsPerCron(server.database, [cron.cron_id])).get(cron.cron_id)).toBe(expected.fired);
+    const [row] = await sql<{ status: string }>(server.database, "SELECT status FROM runs WHERE run_id = $1", [pending.run_id]);
+    expect(row?.status ?? "deleted").toBe(expected.pending);
+  });
+
+  it("a firing with multitask rollback stops the thread's running run and erases it and its checkpoints", async () => {
+    const thread = await server.client.threads.create();
+    const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"));
+    const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("instead"), multitaskStrategy: "rollback" });
+    await makeCronsDue(server.database, [cron.cron_id]);
+    await waitUntil(async () => {
+      const runs = await server.client.runs.list(thread.thread_id);
+      expect(runs.map((run) => [run.metadata?.cron_id, run.status])).toEqual([[cron.cron_id, "success"]]);
+    });
+    const [left] = await sql<{ n: number }>(
+      server.database,
+      "SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1 AND metadata ->> 'run_id' = $2",
+      [thread.thread_id, busy.run_id],
+    );
+    expect(left!.n).toBe(0);
+    expect(contents((await server.client.threads.getState(thread.thread_id)).values)).toEqual(["instead", "echo: instead"]);
+  });
+
+  it("a thread locked elsewhere defers its crons (nothing written, still due) until it is free; two crons of one thread both queue", async () => {
+    const thread = await server.client.threads.create();
+    const crons = [];
+    for (const text of ["first", "second"]) {
+      crons.push(await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human(text) }));
+    }
+    const cronIds = crons.map((cron) => cron.cron_id);
+    const holder = new pg.Client({ connectionString: server.database.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE", [thread.thread_id]);
+      const deferredBoth = new Promise<void>((resolve) => {
+        const stop = server.hangar.scheduler!.onTick((tick) => {
+          if (tick.deferred >= 2) {
+            stop();
+            resolve();
+          }
+        });
+      });
+      await makeCronsDue(server.database, cronIds);
+      const due = await Promise.all(cronIds.map(async (cronId) => (await cronRow(cronId)).next_run_date!));
+      // A tick took both and deferred them: SKIP LOCKED, so it did not wait for the thread.
+      await deferredBoth;
+      expect(await Promise.all(cronIds.map(async (cronId) => (await cronRow(cronId)).next_run_date))).toEqual(due);
+      expect(Object.fromEntries(await runsPerCron(server.database, cronIds))).toEqual(Object.fromEntries(cronIds.map((id) => [id, 0])));
+    } finally {
+      await holder.query("COMMIT");
+      await holder.end();
+    }
+    await waitUntil(async () => {
+      const runs = await server.client.runs.list(thread.thread_id);
+      expect(runs.map((run) => run.metadata?.cron_id).sort()).toEqual([...cronIds].sort());
+      expect(runs.every((run) => run.status === "success")).toBe(true);
+    });
+    const messages = contents((await server.client.threads.getState(thread.thread_id)).values);
+    expect(messages).toHaveLength(4);
   });
 
   it("a firing whose run cannot be queued leaves the slot due (claim and run commit together), then fires once", async () => {

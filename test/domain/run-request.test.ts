@@ -8,7 +8,6 @@ import {
   runRequestProblem,
   type RunRequestDraft,
 } from "../../src/domain/run-request.js";
-import { onBusyThread } from "../../src/domain/run.js";
 
 const base: RunRequestDraft = { threadId: null, assistantId: "echo" };
 
@@ -142,16 +141,5 @@ describe("cron payloads", () => {
     const found = cronPayloadProblem(payload);
     if (problem === null) expect(found).toBeNull();
     else expect(found).toMatch(problem);
-  });
-});
-
-describe("onBusyThread: multitask_strategy on a thread with an active run (run creation and cron firings)", () => {
-  it.each([
-    ["enqueue", "queue"],
-    ["reject", "refuse"],
-    ["interrupt", "interrupt"],
-    ["rollback", "rollback"],
-  ] as const)("%s → %s", (strategy, action) => {
-    expect(onBusyThread(strategy)).toBe(action);
   });
 });

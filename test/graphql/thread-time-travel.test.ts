@@ -1,6 +1,8 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { ContinueThreadDocument } from "./generated/graphql.js";
 import { errorCode, executeOk, executeOperation } from "./helpers.js";
@@ -101,4 +103,92 @@ describe("continueThread", () => {
     expect(await server.client.threads.getHistory(threadId, { limit: 20 })).toHaveLength(history.length);
     expect(await server.client.runs.list(threadId)).toEqual(runsBefore);
   });
+
+  it("on a busy thread (reject): THREAD_BUSY, or CONFLICT with an edit, and the state, checkpoints and runs are unchanged", async () => {
+    const { threadId, history } = await counterThread();
+    // Due in an hour: the thread stays busy with a pending run for the whole test.
+    const pending = await server.client.runs.create(threadId, "counter", { input: { total: 5 }, afterSeconds: 3600 });
+    const before = {
+      checkpoints: await checkpointCount(threadId),
+      state: await server.client.threads.getState<Counter>(threadId),
+      runs: await server.client.runs.list(threadId),
+    };
+    expect(before.runs.map((run) => run.run_id)).toContain(pending.run_id);
+    const replay = await executeOperation(server, ContinueThreadDocument, { input: { threadId, assistantId: "counter" } });
+    expect(errorCode(replay)).toBe("THREAD_BUSY");
+    const edit = await executeOperation(server, ContinueThreadDocument, {
+      input: { threadId, assistantId: "counter", checkpointId: history[1]!.checkpoint.checkpoint_id, values: { total: 0 }, asNode: "add" },
+    });
+    expect(errorCode(edit)).toBe("CONFLICT");
+    expect(await checkpointCount(threadId)).toBe(before.checkpoints);
+    expect(await server.client.threads.getState<Counter>(threadId)).toEqual(before.state);
+    expect(await server.client.runs.list(threadId)).toEqual(before.runs);
+  });
+
+  it("a run queued on the thread while the edit is being written waits for it: the edit and its run commit together, first", async () => {
+    const { threadId, history } = await counterThread();
+    const afterAdd = history.find((state) => state.metadata?.step === 1)!;
+    const checkpointsBefore = await checkpointCount(threadId);
+    // Another session holds back every checkpoint insert, so the edit stops half-way, as a slow
+    // write would; meanwhile another client queues a run on the thread.
+    const blocker = new pg.Client({ connectionString: server.database.url });
+    await blocker.connect();
+    try {
+      await blocker.query("BEGIN");
+      await blocker.query("LOCK TABLE checkpoints IN SHARE ROW EXCLUSIVE MODE");
+      const continued = executeOperation(server, ContinueThreadDocument, {
+        input: { threadId, assistantId: "counter", checkpointId: afterAdd.checkpoint.checkpoint_id, values: { total: 10 }, asNode: "add" },
+      });
+      await vi.waitFor(async () => expect(await backendsWaitingFor("relation")).toBeGreaterThan(0), { timeout: 10_000, interval: 25 });
+      let otherSettled = false;
+      // Due in an hour, it keeps the thread busy: had it been queued between the edit and the
+      // edit's run, that run would be refused (reject) with the edit already written.
+      const other = server.client.runs.create(threadId, "counter", { input: { total: 1 }, multitaskStrategy: "enqueue", afterSeconds: 3600 });
+      void other.then(
+        () => (otherSettled = true),
+        () => (otherSettled = true),
+      );
+      // Either it went through (the edit did not hold the thread) or it waits for the thread's row lock.
+      await vi.waitFor(async () => expect(otherSettled || (await backendsWaitingFor("tuple", "transactionid")) > 0).toBe(true), {
+        timeout: 10_000,
+        interval: 25,
+      });
+      await blocker.query("COMMIT");
+
+      const result = await continued;
+      expect(result.errors).toBeUndefined();
+      const { continueThread } = result.data!;
+      const otherRun = await other;
+      // The edit's run was queued before the other one, so it runs first, from the edit.
+      expect(await settled(threadId, continueThread.run.runId)).toEqual({ total: 20, step: 1, log: ["add 1", "double"] });
+      const runs = await server.client.runs.list(threadId);
+      expect(runs.slice(0, 2).map((run) => [run.run_id, run.status])).toEqual([
+        [otherRun.run_id, "pending"],
+        [continueThread.run.runId, "success"],
+      ]);
+      expect(await checkpointCount(threadId)).toBeGreaterThan(checkpointsBefore);
+      const edit = (await server.client.threads.getHistory<Counter>(threadId, { limit: 50 })).find(
+        (state) => state.checkpoint.checkpoint_id === continueThread.editCheckpointId,
+      );
+      expect(edit?.values.total).toBe(10);
+    } finally {
+      await blocker.end();
+    }
+  });
 });
+
+async function checkpointCount(threadId: string): Promise<number> {
+  const [row] = await sql<{ n: number }>(server.database, "SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1", [threadId]);
+  return row!.n;
+}
+
+/** Backends of the test database waiting for a lock of one of these kinds (pg_locks.locktype). */
+async function backendsWaitingFor(...lockTypes: string[]): Promise<number> {
+  const [row] = await sql<{ n: number }>(
+    server.database,
+    `SELECT count(DISTINCT l.pid)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+     WHERE NOT l.granted AND l.locktype = ANY($1::text[]) AND a.datname = current_database()`,
+    [lockTypes],
+  );
+  return row!.n;
+}

@@ -8,15 +8,30 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Databases created and not dropped yet: a test file must drop every one (test/helpers/leak-check.ts). */
+const liveDatabases = new Set<TestDatabase>();
+
+/** The databases still there, by name; drops them (so the next file starts clean). */
+export async function dropLeakedTestDatabases(): Promise<string[]> {
+  const leaked = [...liveDatabases];
+  await Promise.allSettled(leaked.map((database) => database.drop()));
+  return leaked.map((database) => `the database ${database.name}`);
+}
+
 /** A fresh, migrated database cloned from the template built in global-setup.ts. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const name = `${testDatabasePrefix()}${randomBytes(6).toString("hex")}`;
   await withAdmin((admin) => admin.query(`CREATE DATABASE ${name} TEMPLATE ${templateDatabase()}`));
-  return {
+  const database: TestDatabase = {
     url: databaseUrlFor(name),
     name,
-    drop: () => withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: async () => {
+      liveDatabases.delete(database);
+      await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
   };
+  liveDatabases.add(database);
+  return database;
 }
 
 async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
+import { expect } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { createLogger, type Logger } from "../../src/logger.js";
 import { startHangar, type RunningHangar } from "../../src/main.js";
@@ -34,6 +35,25 @@ export interface TestServerOptions {
   logger?: Logger;
 }
 
+/**
+ * Servers started and not closed yet, each named by the test that started it: a test file must
+ * close every server it starts (test/helpers/leak-check.ts fails the file that does not).
+ */
+const openServers = new Map<TestServer, string>();
+
+/** The servers still running, by who started them; closes them (so the next file starts clean). */
+export async function closeLeakedTestServers(): Promise<string[]> {
+  const leaked = [...openServers];
+  openServers.clear();
+  await Promise.allSettled(leaked.map(([server]) => server.close()));
+  return leaked.map(([server, startedBy]) => `a Hangar at ${server.url} (started by ${startedBy})`);
+}
+
+function currentTestLabel(): string {
+  const { testPath, currentTestName } = expect.getState();
+  return [testPath ? path.relative(process.cwd(), testPath) : "an unknown file", currentTestName ?? "beforeAll"].join(" › ");
+}
+
 /** A real Hangar on a random port over a fresh PostgreSQL database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const ownsDatabase = !options.database;
@@ -65,7 +85,8 @@ async function startOnDatabase(options: TestServerOptions, database: TestDatabas
   );
   const hangar = await startHangar(config, options.logger ?? createLogger(config.logLevel));
   const apiKey = options.apiKeys?.[0];
-  return {
+  let closing: Promise<void> | null = null;
+  const server: TestServer = {
     url: hangar.url,
     hangar,
     database,
@@ -75,11 +96,17 @@ async function startOnDatabase(options: TestServerOptions, database: TestDatabas
       if (apiKey && !headers.has("x-api-key")) headers.set("x-api-key", apiKey);
       return fetch(`${hangar.url}${pathname}`, { ...init, headers });
     },
-    async close() {
-      await hangar.close();
-      if (ownsDatabase) await database.drop();
+    close() {
+      openServers.delete(server);
+      closing ??= (async () => {
+        await hangar.close();
+        if (ownsDatabase) await database.drop();
+      })();
+      return closing;
     },
   };
+  openServers.set(server, currentTestLabel());
+  return server;
 }
 
 /**

@@ -1,12 +1,12 @@
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exposedAssistants } from "../../src/graphs/agent-protocols-config.js";
 import { loadDeploymentConfig } from "../../src/graphs/deployment-config.js";
 import { reviewDeploymentKeys } from "../../src/graphs/deployment-keys.js";
 import { nameTools } from "../../src/mcp/mcp-tools.js";
 import { systemAssistantId } from "../../src/domain/ids.js";
+import { mcpTransport } from "../helpers/mcp-transport.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // langgraph.json http.mcp limits the tools to some graphs / assistants; http.disable_a2a removes
@@ -16,10 +16,13 @@ const LIMITED = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "agent-protocols/
 describe("http.mcp and http.disable_a2a", () => {
   let server: TestServer;
   let client: Client;
+  let notificationStreamOpen: Promise<void>;
   beforeAll(async () => {
     server = await startTestServer({ configPath: LIMITED });
     client = new Client({ name: "limited", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const connection = mcpTransport(new URL(`${server.url}/mcp`));
+    notificationStreamOpen = connection.notificationStreamOpen;
+    await client.connect(connection.transport);
   });
   afterAll(async () => {
     await client?.close();
@@ -44,7 +47,7 @@ describe("http.mcp and http.disable_a2a", () => {
   });
 
   it("shuts down promptly with a session (and its notification stream) open", async () => {
-    await new Promise((resolve) => setTimeout(resolve, 200)); // the client's GET stream is open by now
+    await notificationStreamOpen;
     const started = Date.now();
     await server.close();
     // Without closing the sessions first, the open SSE stream held the server for 5 s.

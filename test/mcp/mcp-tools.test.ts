@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { mcpTransport } from "../helpers/mcp-transport.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -13,10 +14,16 @@ let server: TestServer;
 const clients: Client[] = [];
 
 async function connect(headers: Record<string, string> = { "x-api-key": API_KEY }): Promise<Client> {
+  return (await connectWatched(headers)).client;
+}
+
+/** A connected client, and when its notification stream is open. */
+async function connectWatched(headers: Record<string, string> = { "x-api-key": API_KEY }) {
   const client = new Client({ name: "hangar-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
+  const { transport, notificationStreamOpen } = mcpTransport(new URL(`${server.url}/mcp`), headers);
+  await client.connect(transport);
   clients.push(client);
-  return client;
+  return { client, notificationStreamOpen };
 }
 
 beforeAll(async () => {
@@ -93,10 +100,10 @@ describe("MCP tools", () => {
   });
 
   it("announces tools/list_changed when an assistant is created, and lists the new tool", async () => {
-    const client = await connect();
+    const { client, notificationStreamOpen } = await connectWatched();
     const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
-    // The standalone SSE stream (GET /mcp) carries server notifications; give the client a moment to open it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The standalone SSE stream (GET /mcp) carries server notifications.
+    await notificationStreamOpen;
     await server.client.assistants.create({ graphId: "echo", name: "Echo twice", description: "Says it back" });
     await changed;
     const { tools } = await client.listTools();

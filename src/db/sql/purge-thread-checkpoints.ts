@@ -5,7 +5,7 @@ import type pg from "pg";
  * one statement (so atomically, on any pooled connection). Takes the rows' locks only.
  * Hangar's own thread deletion goes through deleteThreadCheckpoints in its transaction instead.
  */
-export async function purgeThreadCheckpoints(pool: pg.Pool, threadId: string): Promise<void> {
+export async function purgeThreadCheckpoints(pool: pg.Pool | pg.PoolClient, threadId: string): Promise<void> {
   await pool.query(
     `WITH blobs AS (DELETE FROM checkpoint_blobs WHERE thread_id = $1),
           writes AS (DELETE FROM checkpoint_writes WHERE thread_id = $1)

@@ -96,7 +96,7 @@ const STATEMENTS = new Map<number, ReturnType<typeof statementFor>>();
  * Checkpoints newest first (by checkpoint_id), with their channel values and pending writes, in
  * one statement. Reads only; takes no locks.
  */
-export async function selectCheckpoints(pool: pg.Pool, query: CheckpointQuery): Promise<CheckpointRow[]> {
+export async function selectCheckpoints(pool: pg.Pool | pg.PoolClient, query: CheckpointQuery): Promise<CheckpointRow[]> {
   let mask = 0;
   const values: unknown[] = [];
   FILTERS.forEach((filter, bit) => {

@@ -13,7 +13,7 @@ export interface PendingSendsRow {
  * v4 keeps them in the child checkpoint's TASKS channel, which reads of an old checkpoint
  * rebuild from this (db/checkpoint-serde.ts). Reads only.
  */
-export async function selectPendingSends(pool: pg.Pool, threadId: string, checkpointNs: string, checkpointIds: string[]): Promise<PendingSendsRow[]> {
+export async function selectPendingSends(pool: pg.Pool | pg.PoolClient, threadId: string, checkpointNs: string, checkpointIds: string[]): Promise<PendingSendsRow[]> {
   const result = await pool.query<PendingSendsRow>(
     `SELECT checkpoint_id, array_agg(type ORDER BY task_id, idx) AS types, array_agg(blob ORDER BY task_id, idx) AS blobs
      FROM checkpoint_writes

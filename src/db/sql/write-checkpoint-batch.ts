@@ -67,7 +67,7 @@ const WRITE_CHECKPOINT_BATCH = preparedStatement(
  * one written before it). The three tables have no foreign keys, so the order of the inserts
  * inside the statement does not matter.
  */
-export async function writeCheckpointBatch(pool: pg.Pool, batch: readonly CheckpointBatchItem[]): Promise<void> {
+export async function writeCheckpointBatch(pool: pg.Pool | pg.PoolClient, batch: readonly CheckpointBatchItem[]): Promise<void> {
   const blobRows: Array<[string, string, string, string, string, Buffer | null]> = [];
   const writeRows = new Map<string, [string, string, string, string, number, string, string, Buffer, boolean, string]>();
   const checkpointRows = new Map<string, [string, string, string, string | null, string, string]>();

@@ -1,6 +1,4 @@
-import { assistantsService } from "../../services/assistants.service.js";
-import { createRun } from "../../services/run-lifecycle/create-run.js";
-import { threadStateService } from "../../services/thread-state.service.js";
+import { continueThread } from "../../services/run-lifecycle/continue-thread.js";
 import { builder } from "../builder.js";
 import { omitNull } from "../input-values.js";
 import { createRunInputOf } from "./run/mutations.js";
@@ -11,7 +9,8 @@ import { RunRef, StreamMode } from "./run/run.js";
  * any checkpoint, after optionally editing the state there. The edit is updateThreadState's
  * (a new checkpoint whose parent is the chosen one, attributed to `asNode`); the run starts from
  * the resulting checkpoint, so continuing from an older checkpoint starts a new branch and
- * leaves the old one in the history.
+ * leaves the old one in the history. Edit and run are one service call, all or nothing
+ * (services/run-lifecycle/continue-thread.ts).
  */
 builder.relayMutationField(
   "continueThread",
@@ -31,27 +30,18 @@ builder.relayMutationField(
   {
     description:
       "Edits the state at a checkpoint (when `values` or `asNode` is given), then queues a run from it. " +
-      "THREAD_BUSY while another run is active; NOT_FOUND for a checkpoint that is not on the thread; " +
+      "All or nothing: a refused run leaves no edit. THREAD_BUSY while another run is active (CONFLICT when an edit " +
+      "was asked: state edits wait for the thread's runs to end); NOT_FOUND for a checkpoint that is not on the thread; " +
       "INVALID_INPUT for an update the graph refuses.",
     resolve: async (_root, { input }, ctx) => {
-      // An unknown assistant, or a checkpoint that is not on this thread, is refused before the
-      // edit is written, not after (a run from a checkpoint LangGraph cannot find starts empty).
-      await assistantsService.get(ctx.services, input.assistantId);
-      if (input.checkpointId != null) await threadStateService.getStateAt(ctx.services, input.threadId, { checkpointId: input.checkpointId });
       const isEdit = input.values != null || input.asNode != null;
-      const edit = isEdit
-        ? await threadStateService.updateState(ctx.services, input.threadId, {
-            values: input.values ?? null,
-            asNode: omitNull(input.asNode),
-            checkpointId: omitNull(input.checkpointId),
-          })
-        : null;
-      const checkpointId = edit?.checkpoint.checkpointId ?? input.checkpointId ?? null;
-      const run = await createRun(
-        ctx.services,
-        createRunInputOf({ threadId: input.threadId, assistantId: input.assistantId, checkpointId, streamMode: input.streamMode }),
-      );
-      return { checkpointId, editCheckpointId: edit?.checkpoint.checkpointId ?? null, run };
+      return continueThread(ctx.services, {
+        request: {
+          ...createRunInputOf({ threadId: input.threadId, assistantId: input.assistantId, checkpointId: input.checkpointId, streamMode: input.streamMode }),
+          threadId: input.threadId,
+        },
+        edit: isEdit ? { values: input.values ?? null, asNode: omitNull(input.asNode) } : null,
+      });
     },
   },
   {

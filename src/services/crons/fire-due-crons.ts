@@ -3,20 +3,16 @@ import type { EntityManager } from "typeorm";
 import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
-import { insertCronRuns } from "../../db/sql/insert-cron-runs.js";
-import { insertRefusedFirings } from "../../db/sql/cron-firings.js";
-import { insertCronThreads } from "../../db/sql/insert-cron-threads.js";
-import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
-import { lockCronThreads } from "../../db/sql/lock-cron-threads.js";
-import { markThreadsRunning } from "../../db/sql/mark-threads-running.js";
+import { insertQueuedFirings, insertRefusedFirings } from "../../db/sql/cron-firings.js";
+import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
 import { nextCronDueAt } from "../../db/sql/next-cron-due-at.js";
 import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
-import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import { composeRun, type Run } from "../../domain/run.js";
 import type { Logger } from "../../logger.js";
 import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
-import { cancelLocked, type CancelEffects } from "../run-lifecycle/cancel-run.js";
+import { cancelEffectsOnThread, type CancelEffects } from "../run-lifecycle/cancel-run.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**
@@ -122,57 +118,66 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
   outcome.claimed = due.length;
   if (due.length === 0) return outcome;
 
-  const threadIds = [...new Set(due.flatMap((item) => (item.cron.threadId ? [item.cron.threadId] : [])))];
-  const lockedThreads = new Set(threadIds.length > 0 ? await lockCronThreads(manager, threadIds) : []);
+  // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts).
+  const entries = due.map((item) => cronRunToEnqueue(item, now));
+  const queuedRuns = entries.map((entry) => entry.run);
+  const queued = await enqueueRuns(manager, entries);
   const nextSlots = new Map<string, Date | null>();
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
-  const newThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
-  const busyThreads: Array<{ threadId: string; metadata: Record<string, string> }> = [];
+  // Each firing's record (cron_firings): a queued run's is kept up to date by triggers on runs.
+  const queuedFirings: Array<{ runId: string; cronId: string; threadId: string }> = [];
   const refusals: Array<{ firingId: string; cronId: string; threadId: string }> = [];
-  const runs: Array<{ run: Run; cronId: string }> = [];
-
-  for (const item of due) {
-    const { cron, assistant } = item;
-    if (cron.threadId !== null && !lockedThreads.has(cron.threadId)) {
+  due.forEach(({ cron, assistant }, index) => {
+    const result = queued[index]!;
+    // Held by another transaction (or deleted with its crons meanwhile): still due, next tick.
+    if (result.outcome === "thread-locked" || result.outcome === "thread-missing") {
       outcome.deferred++;
-      continue;
+      return;
     }
     advances.push({ cronId: cron.cronId, nextRunDate: nextSlotOf(cron, now, nextSlots) });
     const lagSeconds = cron.nextRunDate === null ? 0 : (now.getTime() - cron.nextRunDate.getTime()) / 1000;
-    const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
-    if (cron.threadId === null) {
-      const run = composeCronRun(item, newId(), now);
-      newThreads.push({ threadId: run.threadId, metadata: { ...threadMetadata, cron_id: cron.cronId } });
-      runs.push({ run, cronId: cron.cronId });
-      outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
-      continue;
-    }
-    const action = onBusyThread(cron.payload.multitaskStrategy);
-    // The rules createRun applies (run-lifecycle/create-run.ts), under the thread lock taken above.
-    const active = action === "queue" ? [] : await lockActiveRuns(manager, cron.threadId);
-    if (active.length > 0 && action === "refuse") {
+    if (result.outcome === "busy") {
       outcome.refused++;
-      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId });
+      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId! });
       outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
-      continue;
+      return;
     }
-    if (active.length > 0 && (action === "interrupt" || action === "rollback")) {
-      outcome.cancellations.push(await cancelLocked(manager, active, action, now));
-    }
-    runs.push({ run: composeCronRun(item, cron.threadId, now), cronId: cron.cronId });
+    if (result.outcome !== "created") throw new Error(`cron ${cron.cronId} fired no run: ${result.outcome}`);
+    outcome.fired++;
+    const run = queuedRuns[index]!;
+    queuedFirings.push({ runId: run.runId, cronId: cron.cronId, threadId: run.threadId });
     outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
-    busyThreads.push({ threadId: cron.threadId, metadata: threadMetadata });
-  }
-
-  await insertCronThreads(manager, newThreads, now);
-  await insertCronRuns(manager, runs);
-  await markThreadsRunning(manager, busyThreads, now);
+    const { endedRunIds, signalledRunIds } = result.cancelled;
+    if (endedRunIds.length + signalledRunIds.length > 0) outcome.cancellations.push(cancelEffectsOnThread(cron.threadId!, result.cancelled));
+  });
+  await insertQueuedFirings(manager, queuedFirings, now);
   await insertRefusedFirings(manager, refusals, now);
   await advanceCrons(manager, advances);
-  outcome.fired = runs.length;
-  outcome.firstRunAfter = runs.length > 0 ? now : null;
+  outcome.firstRunAfter = outcome.fired > 0 ? now : null;
   return outcome;
+}
+
+/**
+ * A firing's run, as createRun would queue the cron's stored request: on the cron's thread, or on
+ * a new thread of its own (stateless crons), whose metadata names the cron. The cron's thread is
+ * skipped when locked elsewhere: this transaction holds cron row locks, and thread deletion locks
+ * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock.
+ */
+function cronRunToEnqueue(item: DueCron, now: Date): RunToEnqueue {
+  const { cron, assistant } = item;
+  const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
+  const isStateless = cron.threadId === null;
+  return {
+    run: composeCronRun(item, cron.threadId ?? newId(), now),
+    cronId: cron.cronId,
+    thread: {
+      metadata: isStateless ? { ...threadMetadata, cron_id: cron.cronId } : threadMetadata,
+      createIfMissing: isStateless,
+      skipLockedThread: true,
+    },
+    assistantSeen: null,
+  };
 }
 
 function countFirings(metrics: HangarMetrics, firings: BatchOutcome["firings"]): void {

@@ -1,4 +1,5 @@
 import { deleteRuns } from "../../db/sql/delete-runs.js";
+import type { RunsCancelledOnEnqueue } from "../../db/sql/enqueue-runs.js";
 import { requestRunCancel } from "../../db/sql/request-run-cancel.js";
 import { selectActiveRunIds } from "../../db/sql/select-active-run-ids.js";
 import { selectRuns } from "../../db/sql/select-runs.js";
@@ -18,17 +19,30 @@ import { announceRunEnd } from "./announce-run-end.js";
 
 /** Runs a cancellation stopped: pending ones end at once; running ones wait for their worker. */
 export interface CancelEffects {
-  endedPending: Run[];
+  endedPending: Array<{ runId: string; threadId: string }>;
   signalledRunning: string[];
+}
+
+/** What a multitask interrupt / rollback on `threadId` cancelled (hangar_enqueue_run's answer). */
+export function cancelEffectsOnThread(threadId: string, cancelled: RunsCancelledOnEnqueue): CancelEffects {
+  return {
+    endedPending: cancelled.endedRunIds.map((runId) => ({ runId, threadId })),
+    signalledRunning: cancelled.signalledRunIds,
+  };
 }
 
 /** Cancels pending or running runs. Finished runs are left as they are. */
 export async function cancelRuns(ctx: ServiceContext, input: { runIds: string[]; action: CancelAction }): Promise<Run[]> {
   const runIds = input.runIds.map(requireRunId);
   const scope = await scopeOf(ctx, "threads", "update", { run_ids: runIds, action: input.action });
-  const effects = await withTransaction(ctx.db, async (manager) => {
+  const effects = await withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
     const runs = (await selectRuns(manager, runIds, scope)).filter((run) => !isRunFinished(run.status));
-    return cancelLocked(manager, runs, input.action, ctx.now());
+    if (runs.length === 0) return { endedPending: [], signalledRunning: [] };
+    const changed = await requestRunCancel(manager, { runIds: runs.map((run) => run.runId), action: input.action, now: ctx.now() });
+    return {
+      endedPending: changed.filter((change) => change.ended),
+      signalledRunning: changed.filter((change) => !change.ended).map((change) => change.runId),
+    };
   });
   announceCancellations(ctx, effects);
   await refreshThreadsLeftIdle(ctx, effects.endedPending.map((run) => run.threadId));
@@ -44,27 +58,6 @@ export async function deleteRun(ctx: ServiceContext, threadId: string, runId: st
   await deleteRuns(ctx.db.dataSource.manager, [run.runId]);
   announceRunEnd(ctx, run, "deleted");
   if (run.status === "pending") await refreshThreadsLeftIdle(ctx, [run.threadId]);
-}
-
-/**
- * Inside the caller's transaction (cancelRuns, a multitask decision of createRun or a cron firing):
- * stops the given runs the way `action` asks. Pending runs end here; running ones are marked
- * (cancel_action) for the worker that holds them, which ends them when it settles.
- */
-export async function cancelLocked(
-  manager: Parameters<typeof requestRunCancel>[0],
-  runs: Run[],
-  action: CancelAction,
-  now: Date,
-): Promise<CancelEffects> {
-  if (runs.length === 0) return { endedPending: [], signalledRunning: [] };
-  const changed = await requestRunCancel(manager, { runIds: runs.map((run) => run.runId), action, now });
-  const endedIds = new Set(changed.filter((change) => change.status === "interrupted").map((change) => change.runId));
-  const endedPending = runs.filter((run) => endedIds.has(run.runId));
-  // A rolled-back run that never started wrote nothing: deleting the row is the whole rollback.
-  if (action === "rollback" && endedPending.length > 0) await deleteRuns(manager, endedPending.map((run) => run.runId));
-  const signalledRunning = changed.filter((change) => change.status === "running").map((change) => change.runId);
-  return { endedPending, signalledRunning };
 }
 
 /**

@@ -1,15 +1,12 @@
-import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
-import { insertRun } from "../../db/sql/insert-run.js";
-import { lockActiveRuns } from "../../db/sql/lock-active-runs.js";
-import { lockThread } from "../../db/sql/lock-thread.js";
-import { markThreadRunning } from "../../db/sql/mark-thread-running.js";
+import type { EntityManager } from "typeorm";
+import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
 import type { Assistant } from "../../domain/assistant.js";
 import { InvalidInputError, NotFoundError, ThreadBusyError } from "../../domain/errors.js";
 import { newId } from "../../domain/ids.js";
 import type { JsonObject } from "../../domain/json.js";
-import { composeRun, onBusyThread, type Run } from "../../domain/run.js";
+import { composeRun, type Run } from "../../domain/run.js";
 import { commandTargetsProblem, gotoTargetsOf } from "../../domain/run-command.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
@@ -18,7 +15,7 @@ import { findAssistantForRun, resolveAssistantId } from "../assistants.service.j
 import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
 import type { ServiceContext } from "../service-context.js";
-import { announceCancellations, cancelLocked, type CancelEffects } from "./cancel-run.js";
+import { announceCancellations, cancelEffectsOnThread, type CancelEffects } from "./cancel-run.js";
 import { requireAllowedWebhook } from "./webhooks.js";
 
 /**
@@ -27,41 +24,82 @@ import { requireAllowedWebhook } from "./webhooks.js";
  */
 
 /**
- * Queues a run. Multitask rules are applied under the thread's row lock: `reject` refuses when
- * the thread has a pending or running run; `interrupt` / `rollback` cancel those runs (the
- * worker stops running ones; rollback also erases what they wrote); `enqueue` just queues. The
- * worker never runs two runs of one thread at once, so the new run starts after the old ends.
+ * Queues a run. The multitask rule is the enqueue statement's (db/sql/enqueue-runs.ts), applied
+ * under the thread's row lock in the same statement that queues the run: `reject` refuses when
+ * the thread has a pending or running run (nothing written); `interrupt` / `rollback` cancel those
+ * runs (the worker stops running ones; rollback also erases what they wrote); `enqueue` just
+ * queues. The worker never runs two runs of one thread at once, so the new run starts after the
+ * old ends.
  */
 export async function createRun(ctx: ServiceContext, request: RunCreateRequest, hooks: CreateRunHooks = {}): Promise<Run> {
   const authorized = await authorizeRunCreation(ctx, request, ctx.now());
-  const input = authorized.input;
-  const enqueue = async (assistant: Assistant, checked: boolean) => {
-    const entry = runToEnqueue(authorized, assistant, checked);
-    await checkCommandTargets(ctx, entry.run);
-    hooks.beforeQueued?.(entry.run);
-    return { run: entry.run, threadMetadata: entry.thread.metadata, queued: await ctx.db.runQueue.call(entry) };
-  };
+  const queued = await queueAuthorizedRun(ctx, authorized, hooks);
+  announceRunQueued(ctx, queued);
+  return queued.run;
+}
 
-  // The common case (no run active on the thread, or enqueue) is one round trip: the assistant
-  // comes from the last run composed with it, and the enqueue checks it is still current. A
-  // multitask decision that cancels runs takes the transaction below.
-  const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, input.assistantId));
-  let attempt = snapshot ? await enqueue(snapshot, true) : null;
-  if (!attempt || attempt.queued.outcome === "assistant-changed") {
-    const assistant = await findAssistantForRun(ctx, input.assistantId);
-    assistantSnapshots.remember(ctx.db, assistant);
-    attempt = await enqueue(assistant, false);
-  }
-  const { run, threadMetadata, queued } = attempt;
-  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${run.threadId}' not found`);
-  if (queued.outcome === "busy") {
-    if (onBusyThread(input.multitaskStrategy) === "refuse") throw new ThreadBusyError(run.threadId);
-    announceCancellations(ctx, await createCancellingActiveRuns(ctx, run, input, threadMetadata));
-  }
+/** After the commit that queued a run: what it cancelled ends, and the workers hear of it. */
+export function announceRunQueued(ctx: ServiceContext, { run, cancelled }: QueuedRun): void {
+  announceCancellations(ctx, cancelled);
   ctx.streaming.signals.runCreated(run.runId, run.threadId);
   ctx.streaming.signals.runPending(run.runAfter);
   ctx.metrics?.runCreated(run.kwargs.graphId);
-  return run;
+}
+
+/** A run the enqueue statement queued, and the runs its multitask decision cancelled. */
+export interface QueuedRun {
+  run: Run;
+  cancelled: CancelEffects;
+}
+
+/**
+ * Queues an authorized run through the batched enqueue statement (ctx.db.runQueue: it commits on
+ * its own, with the runs other requests queue meanwhile) and throws what a refusal means.
+ *
+ * The common case is one round trip: the assistant comes from the last run composed with it, and
+ * the enqueue checks it is still current; if it changed, the run is composed again from a fresh
+ * read.
+ */
+async function queueAuthorizedRun(ctx: ServiceContext, authorized: AuthorizedRunRequest, hooks: CreateRunHooks = {}): Promise<QueuedRun> {
+  const attempt = async (assistant: Assistant, checked: boolean) => {
+    const entry = runToEnqueue(authorized, assistant, checked);
+    await checkCommandTargets(ctx, entry.run);
+    hooks.beforeQueued?.(entry.run);
+    return { run: entry.run, queued: await ctx.db.runQueue.call(entry) };
+  };
+  const snapshot = assistantSnapshots.get(ctx.db, resolveAssistantId(ctx, authorized.input.assistantId));
+  let result = snapshot ? await attempt(snapshot, true) : null;
+  if (!result || result.queued.outcome === "assistant-changed") {
+    const assistant = await findAssistantForRun(ctx, authorized.input.assistantId);
+    assistantSnapshots.remember(ctx.db, assistant);
+    result = await attempt(assistant, false);
+  }
+  return queuedOrRefused(result.run, result.queued);
+}
+
+/**
+ * Queues an authorized run composed from `assistant` (read by the caller before its transaction)
+ * inside the caller's transaction: a refusal throws, and the caller's writes roll back with it.
+ * Announce the run (announceRunQueued) after the commit.
+ */
+export async function queueRunInTransaction(
+  ctx: ServiceContext,
+  manager: EntityManager,
+  authorized: AuthorizedRunRequest,
+  assistant: Assistant,
+): Promise<QueuedRun> {
+  const entry = runToEnqueue(authorized, assistant, false);
+  await checkCommandTargets(ctx, entry.run);
+  const [queued] = await enqueueRuns(manager, [entry]);
+  return queuedOrRefused(entry.run, queued!);
+}
+
+/** What the enqueue statement's answer means for a run: queued, or the refusal as an error. */
+function queuedOrRefused(run: Run, queued: EnqueueOutcome): QueuedRun {
+  if (queued.outcome === "thread-missing") throw new NotFoundError(`Thread '${run.threadId}' not found`);
+  if (queued.outcome === "busy") throw new ThreadBusyError(run.threadId);
+  if (queued.outcome !== "created") throw new Error(`run ${run.runId} was not queued: ${queued.outcome}`);
+  return { run, cancelled: cancelEffectsOnThread(run.threadId, queued.cancelled) };
 }
 
 export interface CreateRunHooks {
@@ -125,7 +163,7 @@ async function checkCommandTargets(ctx: ServiceContext, run: Run): Promise<void>
 }
 
 /** A run request once authorized: its id, the thread it runs on and the metadata and config it gets. */
-interface AuthorizedRunRequest {
+export interface AuthorizedRunRequest {
   input: RunCreateRequest;
   runId: string;
   threadId: string;
@@ -149,7 +187,8 @@ function runToEnqueue({ input, runId, threadId, scope, now }: AuthorizedRunReque
   const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
   return {
     run,
-    thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create" },
+    cronId: null,
+    thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create", skipLockedThread: false },
     assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,
   };
 }
@@ -160,7 +199,7 @@ function runToEnqueue({ input, runId, threadId, scope, now }: AuthorizedRunReque
  * The assistant is not authorized separately. The webhook must be one the deployment allows.
  * Writes nothing.
  */
-async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
+export async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest, now: Date): Promise<AuthorizedRunRequest> {
   requireAllowedWebhook(ctx, input.webhook);
   const threadId = input.threadId === null ? newId() : requireThreadIdForRun(input.threadId);
   const request = {
@@ -186,29 +225,4 @@ async function authorizeRunCreation(ctx: ServiceContext, input: RunCreateRequest
 /** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */
 function ownerFields(scope: MetadataScope): JsonObject {
   return Object.fromEntries(Object.entries(scope).filter(([, value]) => typeof value === "string")) as JsonObject;
-}
-
-/**
- * interrupt / rollback on a busy thread: under the thread's lock, cancels its active runs and
- * queues the new one. Re-reads everything, since the active runs may have ended meanwhile.
- */
-async function createCancellingActiveRuns(
-  ctx: ServiceContext,
-  run: Run,
-  input: RunCreateRequest,
-  threadMetadata: JsonObject,
-): Promise<CancelEffects> {
-  const action = onBusyThread(input.multitaskStrategy);
-  return withTransaction(ctx.db, async (manager): Promise<CancelEffects> => {
-    const thread = await lockThread(manager, run.threadId);
-    if (!thread) throw new NotFoundError(`Thread '${run.threadId}' not found`);
-    const active = await lockActiveRuns(manager, run.threadId);
-    const effects =
-      active.length > 0 && (action === "interrupt" || action === "rollback")
-        ? await cancelLocked(manager, active, action, run.createdAt)
-        : { endedPending: [], signalledRunning: [] };
-    await insertRun(manager, run);
-    await markThreadRunning(manager, { threadId: run.threadId, metadata: threadMetadata, now: run.createdAt });
-    return effects;
-  });
 }
