@@ -487,7 +487,7 @@ export type ThreadListQueryVariables = Exact<{
   after?: string | null | undefined;
   status?: ThreadStatus | null | undefined;
   ids?: Array<string> | string | null | undefined;
-  metadata?: Record<string, unknown> | null | undefined;
+  metadataAnyOf?: Array<Record<string, unknown>> | Record<string, unknown> | null | undefined;
 }>;
 
 
@@ -1457,13 +1457,13 @@ export const DeleteStoreItemDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteStoreItemMutation, DeleteStoreItemMutationVariables>;
 export const ThreadListDocument = new TypedDocumentString(`
-    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadata: JSONObject) {
+    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadataAnyOf: [JSONObject!]) {
   threads(
     first: $first
     after: $after
     status: $status
     ids: $ids
-    metadata: $metadata
+    metadataAnyOf: $metadataAnyOf
     sortBy: UPDATED_AT
     sortOrder: DESC
   ) {

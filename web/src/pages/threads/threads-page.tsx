@@ -30,7 +30,7 @@ export function ThreadsPage() {
       after: pages.after,
       status: status || null,
       ids: id && isIdValid ? [id] : null,
-      metadata: metadata.ok ? metadata.value : null,
+      metadataAnyOf: metadata.ok ? metadata.alternatives : null,
     },
     { pollMs: 5000 },
   );
