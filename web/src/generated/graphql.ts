@@ -620,7 +620,7 @@ export type TraceRunDetailQueryVariables = Exact<{
 }>;
 
 
-export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string | null, runType: string | null, status: string, startTime: string, endTime: string | null, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, provider: string | null, error: string | null, tags: Array<string>, warnings: Array<string>, inputs: unknown, outputs: unknown, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null, rendered: { format: MessageFormat, warnings: Array<string>, inputMessages: Array<{ role: MessageRole, name: string | null, toolCallId: string | null, content: Array<
+export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string | null, runType: string | null, status: string, startTime: string, endTime: string | null, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, provider: string | null, error: string | null, interrupts: unknown, tags: Array<string>, warnings: Array<string>, inputs: unknown, outputs: unknown, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null, rendered: { format: MessageFormat, warnings: Array<string>, inputMessages: Array<{ role: MessageRole, name: string | null, toolCallId: string | null, content: Array<
           | { __typename: 'MediaBlock', kind: MediaKind, url: string | null, base64: string | null, id: string | null, mimeType: string | null }
           | { __typename: 'ReasoningBlock', text: string }
           | { __typename: 'ServerToolCallBlock', id: string | null, name: string | null, args: unknown }
@@ -1764,6 +1764,7 @@ export const TraceRunDetailDocument = new TypedDocumentString(`
     modelName
     provider
     error
+    interrupts
     tags
     warnings
     inputs

@@ -49,7 +49,7 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
           </>
         )}
       </dl>
-      {run.error && <ErrorBanner error={run.error} />}
+      {run.status === "interrupted" ? <InterruptNote values={run.interrupts} /> : run.error && <ErrorBanner error={run.error} />}
       {(run.usage || run.cost) && <UsageBreakdown usage={run.usage ?? null} cost={run.cost ?? null} />}
       {rendered ? (
         <div className="rendered" data-testid="rendered-messages">
@@ -86,5 +86,15 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
         <JsonView value={run.outputs} label="Raw outputs" />
       </details>
     </section>
+  );
+}
+
+/** A node stopped by interrupt(): waiting for an answer, not failed, so no error and no stack. */
+function InterruptNote({ values }: { values: unknown }) {
+  return (
+    <div className="banner banner-warning" role="status" data-testid="interrupt-note">
+      <span>Interrupted: the node called interrupt() and the run waits for an answer (resume it from the thread or the Test page).</span>
+      {Array.isArray(values) && values.length > 0 && <JsonView value={values} label="Interrupt values" compact />}
+    </div>
   );
 }

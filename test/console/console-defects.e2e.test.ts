@@ -1,0 +1,57 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
+
+/**
+ * Defects a LangGraph developer hits in the console's first minutes (issue 29), each checked in
+ * headless Chromium against a server running the example deployment.
+ */
+
+const EXAMPLES = path.resolve(import.meta.dirname, "../../examples/langgraph.json");
+
+const fixture = useConsoleBrowser({ server: { configPath: EXAMPLES }, screenshotPrefix: "console-defects" });
+
+/** How far the page scrolls sideways (0 when nothing is wider than the window). */
+function sidewaysOverflow(): Promise<number> {
+  return fixture.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+describe("metadata search (#5)", () => {
+  it("ticket=4711 finds the thread whose ticket is the text \"4711\" and the one whose ticket is the number 4711", async () => {
+    const { page, server } = fixture;
+    const suite = `search-${Date.now()}`;
+    const asText = await server.client.threads.create({ metadata: { suite, ticket: "4711" } });
+    const asNumber = await server.client.threads.create({ metadata: { suite, ticket: 4711 } });
+    await server.client.threads.create({ metadata: { suite, ticket: "4712" } });
+
+    await page.goto(`${server.url}/console/threads`);
+    await page.getByLabel("Find threads by metadata").fill(`suite=${suite} ticket=4711`);
+    const rows = page.locator("tbody tr");
+    await expect.poll(() => rows.count()).toBe(2);
+    const text = (await rows.allTextContents()).join("\n");
+    expect(text).toContain(asText.thread_id.slice(0, 8));
+    expect(text).toContain(asNumber.thread_id.slice(0, 8));
+    await saveScreenshot(page, "70-threads-metadata-search", { fullPage: true });
+  });
+});
+
+describe("interrupt() in traces (#4)", () => {
+  it("shows the interrupted node as interrupted, with what it asked, no error badge and no stack", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "approval" } });
+    const run = await server.client.runs.create(threadId, "approval", { input: { messages: [{ role: "user", content: "Where is my parcel?" }] } });
+    await server.client.runs.join(threadId, run.run_id);
+
+    await page.goto(`${server.url}/console/traces/${run.run_id}`);
+    const review = page.getByRole("list", { name: "Runs of this trace" }).getByRole("button", { name: /review/ }).first();
+    await review.click();
+    const panel = page.getByTestId("trace-run-panel");
+    await panel.getByTestId("interrupt-note").waitFor();
+    expect(await panel.locator(".badge").first().textContent()).toBe("interrupted");
+    expect(await panel.locator(".banner-error").count()).toBe(0);
+    expect(await panel.textContent()).not.toContain("GraphInterrupt");
+    expect(await page.locator(".badge-bad").count()).toBe(0);
+    expect(await sidewaysOverflow()).toBe(0);
+    await saveScreenshot(page, "71-trace-interrupted", { fullPage: true });
+  });
+});
