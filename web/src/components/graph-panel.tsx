@@ -47,10 +47,19 @@ export function GraphPanel({ assistantId, activity = NO_ACTIVITY, height }: { as
       ) : (
         graph.isLoading && <Loading />
       )}
-      <p className="muted small graph-legend">
-        <span className="legend-swatch graph-node-active" /> running <span className="legend-swatch graph-node-finished" /> done{" "}
-        <span className="legend-swatch graph-node-interrupted" /> waiting on interrupt · dashed: conditional edge
-      </p>
+      {/* Each swatch and its word wrap together: a line break never leaves a swatch without its label. */}
+      <ul className="muted small graph-legend" aria-label="Legend">
+        <li>
+          <span className="legend-swatch graph-node-active" /> running
+        </li>
+        <li>
+          <span className="legend-swatch graph-node-finished" /> done
+        </li>
+        <li>
+          <span className="legend-swatch graph-node-interrupted" /> waiting on interrupt
+        </li>
+        <li>dashed: conditional edge</li>
+      </ul>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef } from "react";
 import { readHumanInterrupt } from "../lib/human-interrupt.js";
 import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
 import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
+import { countOf } from "../lib/format.js";
 
 type NodeState = "idle" | "active" | "finished" | "interrupted";
 
@@ -149,7 +150,7 @@ export function GraphView({
       style={{ height }}
       data-testid="graph-view"
       data-node-count={layout.nodes.length}
-      aria-label={`Graph with ${layout.nodes.length} nodes${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
+      aria-label={`Graph with ${countOf(layout.nodes.length, "node")}${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
       role="figure"
     >
       <ReactFlow

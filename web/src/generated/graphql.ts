@@ -582,7 +582,7 @@ export type RenderedMessageFragment = { role: MessageRole, name: string | null, 
     | { __typename: 'UnknownBlock', original: unknown }
   > };
 
-export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
+export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
 
 export type TraceListQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -597,7 +597,7 @@ export type TraceListQueryVariables = Exact<{
 }>;
 
 
-export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
+export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
 
 export type UsageByDayAndModelQueryVariables = Exact<{
   from: string;
@@ -896,6 +896,7 @@ export const TraceRowFragmentDoc = new TypedDocumentString(`
   }
   totals {
     runCount
+    modelNames
     usage {
       totalTokens
     }
@@ -1668,6 +1669,7 @@ export const TraceListDocument = new TypedDocumentString(`
   }
   totals {
     runCount
+    modelNames
     usage {
       totalTokens
     }

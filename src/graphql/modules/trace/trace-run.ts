@@ -155,5 +155,5 @@ builder.objectType(TraceRef, {
 
 function zeroTotals(): UsageTotals {
   const [promptCost, completionCost, totalCost] = ["0", "0", "0"];
-  return { runCount: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, promptCost, completionCost, totalCost };
+  return { runCount: 0, modelNames: [], promptTokens: 0, completionTokens: 0, totalTokens: 0, promptCost, completionCost, totalCost };
 }

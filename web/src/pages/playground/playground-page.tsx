@@ -130,10 +130,12 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             <select id="playground-strategy" value={strategy} onChange={(event) => setStrategy(event.target.value as MultitaskStrategy)}>
               {STRATEGIES.map((option) => (
                 <option key={option.value} value={option.value}>
-                  {option.value.toLowerCase()}: {option.label}
+                  {option.value.toLowerCase()}
                 </option>
               ))}
             </select>
+            {/* The explanation under the select, not in it: the narrow setup column would cut it off. */}
+            <p className="field-hint">{STRATEGIES.find((option) => option.value === strategy)?.label}.</p>
           </div>
           <details className="advanced">
             <summary>Run options</summary>
@@ -168,6 +170,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             placeholder={isRawInput ? '{"messages": [{"role": "user", "content": "hi"}]}' : "Message (Enter to send, Shift+Enter for a new line)"}
             sendLabel={session.isBusy ? `Send (${strategy.toLowerCase()})` : "Send"}
             onSend={send}
+            validate={isRawInput ? rawInputProblem : undefined}
           />
         </section>
         <aside className="playground-graph" aria-label="Graph of the run">
@@ -176,4 +179,11 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
       </div>
     </div>
   );
+}
+
+/** Why the message box's text is not a raw JSON input (null when it is). */
+function rawInputProblem(text: string): string | null {
+  const parsed = parseJsonObject(text);
+  if (parsed.ok) return null;
+  return parsed.line ? `${parsed.message} (line ${parsed.line}, column ${parsed.column})` : parsed.message;
 }

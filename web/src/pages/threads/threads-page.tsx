@@ -9,6 +9,7 @@ import { useDebounced } from "../../components/use-debounced.js";
 import { parseMetadataFilter } from "../../lib/metadata-filter.js";
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
+import { countOf } from "../../lib/format.js";
 
 const STATUSES: ThreadStatus[] = ["IDLE", "BUSY", "INTERRUPTED", "ERROR"];
 const PAGE_SIZE = 50;
@@ -83,7 +84,7 @@ export function ThreadsPage() {
             ))}
           </select>
         </label>
-        {threads && <span className="toolbar-count">{threads.totalCount} threads</span>}
+        {threads && <span className="toolbar-count">{countOf(threads.totalCount, "thread")}</span>}
       </div>
       {!isIdValid && <p className="field-error">A thread id is a full UUID, e.g. 1f2e…-…</p>}
       {!metadata.ok && <p className="field-error">{metadata.message}</p>}
