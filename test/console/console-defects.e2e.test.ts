@@ -55,3 +55,57 @@ describe("interrupt() in traces (#4)", () => {
     await saveScreenshot(page, "71-trace-interrupted", { fullPage: true });
   });
 });
+
+const graphView = () => fixture.page.getByTestId("graph-view").first();
+
+/** Whether every drawn node lies inside the graph view's visible box. */
+async function nodesOutsideView(): Promise<string[]> {
+  return graphView().evaluate((view) => {
+    const frame = view.getBoundingClientRect();
+    return [...view.querySelectorAll<HTMLElement>("[data-node-id]")]
+      .filter((node) => {
+        const box = node.getBoundingClientRect();
+        return box.left < frame.left - 1 || box.right > frame.right + 1 || box.top < frame.top - 1 || box.bottom > frame.bottom + 1;
+      })
+      .map((node) => node.dataset.nodeId ?? "");
+  });
+}
+
+describe("the Test page's graph (#2, #6)", () => {
+  it("keeps its edges after two interrupt answers on approval", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=approval`);
+    await graphView().locator('[data-node-id="review"]').waitFor();
+    const edges = graphView().locator(".react-flow__edge");
+    await expect.poll(() => edges.count()).toBeGreaterThan(0);
+    const drawn = await edges.count();
+    const composer = page.getByLabel("Message", { exact: true });
+    const request = page.getByTestId("human-interrupt");
+    for (const [index, message] of ["My order is late", "Still late"].entries()) {
+      await composer.fill(message);
+      await composer.press("Enter");
+      await request.getByText("Send this reply to the customer?").waitFor();
+      await request.getByRole("button", { name: index === 0 ? "Accept" : "Ignore" }).click();
+      await request.waitFor({ state: "detached" });
+      // The page has caught up when its status bar shows the thread's newest run as a success.
+      const threadId = new URL(page.url()).searchParams.get("thread")!;
+      await expect.poll(async () => (await server.client.threads.get(threadId)).status, { timeout: 20_000 }).toBe("idle");
+      const [newest] = await server.client.runs.list(threadId, { limit: 1 });
+      const statusBar = page.getByTestId("run-status").filter({ hasText: `run ${newest!.run_id.slice(0, 8)}` });
+      await statusBar.getByText("success").waitFor();
+    }
+    expect(await edges.count()).toBe(drawn);
+    await saveScreenshot(page, "72-playground-edges-after-two-answers");
+  });
+
+  it("fits a newly chosen assistant's graph into view", async () => {
+    const { page, server } = fixture;
+    // The agent graph (3 nodes) is drawn large; approval's (6 nodes) needs a smaller zoom.
+    await page.goto(`${server.url}/console/playground?assistant=agent`);
+    await graphView().locator('[data-node-id="agent"]').waitFor();
+    const approval = await page.locator("#playground-assistant option", { hasText: "(approval v" }).first().getAttribute("value");
+    await page.locator("#playground-assistant").selectOption(approval!);
+    await graphView().locator('[data-node-id="review"]').waitFor();
+    await expect.poll(nodesOutsideView).toEqual([]);
+  });
+});

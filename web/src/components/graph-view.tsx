@@ -1,6 +1,6 @@
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useEffect, useMemo, useRef } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef } from "react";
 import { readHumanInterrupt } from "../lib/human-interrupt.js";
 import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
 import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
@@ -10,16 +10,31 @@ type NodeState = "idle" | "active" | "finished" | "interrupted";
 
 interface GraphNodeData extends Record<string, unknown> {
   box: LaidOutNode;
-  state: NodeState;
-  interrupts: unknown[] | null;
-  isExpanded: boolean;
-  onToggle: ((id: string) => void) | null;
 }
 
 type GraphNode = Node<GraphNodeData, "graph">;
 
+/**
+ * What changes while a graph is shown (node states, expanded subgraphs), given to the nodes
+ * through context: React Flow's node list then changes only with the layout. Handed new node
+ * objects on every run event, React Flow lost every edge after a few runs (approval: 6 edges to 0
+ * after two interrupt answers).
+ */
+interface GraphLiveState {
+  activity: NodeActivity;
+  expanded: ReadonlySet<string>;
+  onToggle: ((id: string) => void) | null;
+}
+
+const GraphLiveStateContext = createContext<GraphLiveState>({ activity: NO_ACTIVITY, expanded: new Set(), onToggle: null });
+
 function GraphNodeBox({ data }: NodeProps<GraphNode>) {
-  const { box, state, interrupts, isExpanded, onToggle } = data;
+  const { box } = data;
+  const live = useContext(GraphLiveStateContext);
+  const state = stateOf(box.id, live.activity);
+  const interrupts = Object.entries(live.activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
+  const isExpanded = live.expanded.has(box.id);
+  const onToggle = live.onToggle;
   return (
     <div
       className={`graph-node graph-node-${box.kind} graph-node-${state}`}
@@ -101,22 +116,22 @@ export function GraphView({
 
   const nodes = useMemo(
     (): GraphNode[] =>
-      layout.nodes.map((box) => {
-        const state = stateOf(box.id, activity);
-        const interrupts = Object.entries(activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
-        return {
-          id: box.id,
-          type: "graph",
-          position: { x: box.x, y: box.y },
-          width: box.width,
-          height: box.height,
-          draggable: false,
-          selectable: false,
-          data: { box, state, interrupts, isExpanded: expanded.has(box.id), onToggle: onToggleSubgraph ?? null },
-        };
-      }),
-    [layout, activity, expanded, onToggleSubgraph],
+      layout.nodes.map((box) => ({
+        id: box.id,
+        type: "graph",
+        position: { x: box.x, y: box.y },
+        width: box.width,
+        height: box.height,
+        draggable: false,
+        selectable: false,
+        data: { box },
+      })),
+    [layout],
   );
+  const live = useMemo(() => ({ activity, expanded, onToggle: onToggleSubgraph ?? null }), [activity, expanded, onToggleSubgraph]);
+  // A different graph (another assistant, a subgraph expanded) starts a new canvas, fitted to it:
+  // React Flow fits the view only when it mounts.
+  const shape = useMemo(() => layout.nodes.map((box) => box.id).join("|"), [layout]);
   const edges = useMemo(
     (): Edge[] =>
       layout.edges.map((edge) => ({
@@ -153,7 +168,9 @@ export function GraphView({
       aria-label={`Graph with ${countOf(layout.nodes.length, "node")}${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
       role="figure"
     >
+      <GraphLiveStateContext.Provider value={live}>
       <ReactFlow
+        key={shape}
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
@@ -170,6 +187,7 @@ export function GraphView({
         <Background gap={16} />
         <Controls showInteractive={false} />
       </ReactFlow>
+      </GraphLiveStateContext.Provider>
     </div>
   );
 }
