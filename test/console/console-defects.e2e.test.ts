@@ -109,3 +109,68 @@ describe("the Test page's graph (#2, #6)", () => {
     await expect.poll(nodesOutsideView).toEqual([]);
   });
 });
+
+/** Whether the select's chosen text fits inside it (measured with its own font; 28 px for padding and arrow). */
+function selectTextFits(selector: string): Promise<boolean> {
+  return fixture.page.locator(selector).evaluate((select: HTMLSelectElement) => {
+    const context = document.createElement("canvas").getContext("2d")!;
+    const style = getComputedStyle(select);
+    context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = select.options[select.selectedIndex]?.text ?? "";
+    return context.measureText(text).width + 28 <= select.clientWidth;
+  });
+}
+
+describe("small things (#10)", () => {
+  it("says 1 thread, not 1 threads", async () => {
+    const { page, server } = fixture;
+    const suite = `plural-${Date.now()}`;
+    await server.client.threads.create({ metadata: { suite } });
+    await page.goto(`${server.url}/console/threads`);
+    await page.getByLabel("Find threads by metadata").fill(`suite=${suite}`);
+    await page.locator(".toolbar-count").getByText("1 thread", { exact: true }).waitFor();
+  });
+
+  it("lists a whole trace's model, and shows a chain span's messages as messages, not LangChain JSON", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "approval" } });
+    const run = await server.client.runs.create(threadId, "approval", { input: { messages: [{ role: "user", content: "Model please" }] } });
+    await server.client.runs.join(threadId, run.run_id);
+
+    await page.goto(`${server.url}/console/traces`);
+    const row = page.locator("tbody tr").filter({ has: page.locator(`a[href$="/traces/${run.run_id}"]`) });
+    await expect.poll(async () => row.locator("td").allTextContents()).toContain("offline-echo");
+
+    await page.goto(`${server.url}/console/traces/${run.run_id}`);
+    await page.getByRole("list", { name: "Runs of this trace" }).getByRole("button", { name: /write_draft/ }).first().click();
+    const readable = page.getByTestId("readable-io");
+    await readable.getByText('"human"').first().waitFor();
+    expect(await readable.textContent()).not.toContain('"constructor"');
+    await saveScreenshot(page, "73-trace-chain-readable", { fullPage: true });
+  });
+
+  it("marks the message box when raw JSON input is not JSON, and keeps multitask and legend text whole at 420 px", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=approval`);
+    await graphView().locator('[data-node-id="review"]').waitFor();
+    await page.getByText("Run options").click();
+    await page.getByLabel("Send the message box as raw JSON input").check();
+    const composer = page.getByLabel("Message", { exact: true });
+    await composer.fill('{"messages": [');
+    expect(await composer.getAttribute("aria-invalid")).toBe("true");
+    await page.locator("#composer-problem").getByText(/JSON/).waitFor();
+    expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+
+    await page.locator("#playground-strategy").selectOption("INTERRUPT");
+    for (const width of [1360, 420]) {
+      await page.setViewportSize({ width, height: 880 });
+      expect(await selectTextFits("#playground-strategy")).toBe(true);
+      // Each legend entry on one line: its swatch never parted from its word.
+      const heights = await page.locator(".graph-legend li").evaluateAll((items) => items.map((item) => item.getBoundingClientRect().height));
+      expect(Math.max(...heights)).toBeLessThan(24);
+      expect(await sidewaysOverflow()).toBe(0);
+    }
+    await saveScreenshot(page, "74-playground-420px", { fullPage: true });
+    await page.setViewportSize({ width: 1360, height: 880 });
+  });
+});
