@@ -174,3 +174,36 @@ describe("small things (#10)", () => {
     await page.setViewportSize({ width: 1360, height: 880 });
   });
 });
+
+/** WCAG contrast ratio of two computed CSS colours (`rgb(r, g, b)`). */
+function contrastRatio(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [light, dark] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+describe("the graph's edges (#3)", () => {
+  it("are drawn at 3:1 contrast or more against the canvas, in light and dark", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=approval`);
+    await graphView().locator(".react-flow__edge-path").first().waitFor({ state: "attached" });
+    for (const colorScheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme });
+      const colors = await graphView().evaluate((view) => ({
+        canvas: getComputedStyle(view.querySelector(".react-flow")!).backgroundColor,
+        strokes: [...view.querySelectorAll(".react-flow__edge-path")].map((path) => getComputedStyle(path).stroke),
+        arrows: [...view.querySelectorAll(".react-flow__arrowhead polyline")].map((arrow) => getComputedStyle(arrow).fill),
+      }));
+      expect(colors.strokes.length).toBeGreaterThan(0);
+      for (const color of [...colors.strokes, ...colors.arrows]) expect(contrastRatio(color, colors.canvas)).toBeGreaterThanOrEqual(3);
+      await saveScreenshot(page, `75-graph-edges-${colorScheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+  });
+});

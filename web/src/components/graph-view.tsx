@@ -1,8 +1,8 @@
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { Background, BaseEdge, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type EdgeProps, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { createContext, useContext, useEffect, useMemo, useRef } from "react";
 import { readHumanInterrupt } from "../lib/human-interrupt.js";
-import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
+import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode, type Point } from "../lib/graph-layout.js";
 import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
 import { countOf } from "../lib/format.js";
 
@@ -74,6 +74,23 @@ function summarize(values: unknown[]): string {
 
 const NODE_TYPES = { graph: GraphNodeBox };
 
+interface RoutedEdgeData extends Record<string, unknown> {
+  points: Point[];
+  isBackEdge: boolean;
+}
+
+type RoutedEdge = Edge<RoutedEdgeData, "routed">;
+
+/** An edge along the route the layout chose (graph-layout.ts), not React Flow's handle-to-handle curve. */
+function RoutedEdgePath({ id, data, markerEnd, style, label }: EdgeProps<RoutedEdge>) {
+  const points = data?.points ?? [];
+  const path = points.map((point, index) => `${index === 0 ? "M" : "L"} ${point.x} ${point.y}`).join(" ");
+  const middle = points[Math.floor((points.length - 1) / 2)];
+  return <BaseEdge id={id} path={path} markerEnd={markerEnd} style={style} label={label} labelX={middle?.x} labelY={middle?.y} />;
+}
+
+const EDGE_TYPES = { routed: RoutedEdgePath };
+
 /** Nodes named by a run (`research` while its `research:search` runs) match their drawn box. */
 function stateOf(id: string, activity: NodeActivity): NodeState {
   const names = (list: readonly string[]) => list.some((name) => name === id || id.endsWith(`:${name}`) || name.startsWith(`${id}:`));
@@ -133,15 +150,17 @@ export function GraphView({
   // React Flow fits the view only when it mounts.
   const shape = useMemo(() => layout.nodes.map((box) => box.id).join("|"), [layout]);
   const edges = useMemo(
-    (): Edge[] =>
+    (): RoutedEdge[] =>
       layout.edges.map((edge) => ({
         id: edge.id,
         source: edge.source,
         target: edge.target,
+        type: "routed",
+        data: { points: edge.points, isBackEdge: edge.isBackEdge },
         label: edge.label ?? undefined,
         animated: edge.conditional,
-        className: edge.conditional ? "graph-edge-conditional" : "graph-edge",
-        markerEnd: { type: MarkerType.ArrowClosed },
+        className: `${edge.conditional ? "graph-edge-conditional" : "graph-edge"}${edge.isBackEdge ? " graph-edge-back" : ""}`,
+        markerEnd: { type: MarkerType.ArrowClosed, color: "var(--graph-edge)", width: 16, height: 16 },
       })),
     [layout],
   );
@@ -174,7 +193,10 @@ export function GraphView({
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         fitView
+        // Room for back-edge lanes, which run right of the nodes fitView frames.
+        fitViewOptions={{ padding: 0.2 }}
         minZoom={0.1}
         nodesDraggable={false}
         nodesConnectable={false}
