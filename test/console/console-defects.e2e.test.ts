@@ -207,3 +207,45 @@ describe("the graph's edges (#3)", () => {
     await page.emulateMedia({ colorScheme: "light" });
   });
 });
+
+describe("420 px (#7)", () => {
+  it("keeps the navigation its own height, trace names whole and thread ids on one line", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { graph_id: "approval" } });
+    const run = await server.client.runs.create(threadId, "approval", { input: { messages: [{ role: "user", content: "Narrow" }] } });
+    await server.client.runs.join(threadId, run.run_id);
+    await page.setViewportSize({ width: 420, height: 880 });
+    try {
+      // The sidebar (on top at this width) is as tall as its links on a short page as on a long one.
+      const sidebarHeight = () => page.locator(".sidebar").evaluate((sidebar) => sidebar.getBoundingClientRect().height);
+      await page.goto(`${server.url}/console/traces`);
+      await page.locator("tbody tr").first().waitFor();
+      const naturalHeight = await sidebarHeight();
+      await page.goto(`${server.url}/console/crons`);
+      await page.getByRole("heading", { name: "Crons" }).waitFor();
+      expect(await sidebarHeight()).toBeCloseTo(naturalHeight, 0);
+      expect(await sidewaysOverflow()).toBe(0);
+      await saveScreenshot(page, "76-crons-420px", { fullPage: true });
+
+      await page.goto(`${server.url}/console/traces/${run.run_id}`);
+      const names = page.getByRole("list", { name: "Runs of this trace" }).locator(".waterfall-name");
+      await names.first().waitFor();
+      const clipped = await names.evaluateAll((spans) => spans.filter((span) => span.scrollWidth > span.clientWidth + 1).map((span) => span.textContent));
+      expect(clipped).toEqual([]);
+      expect(await sidewaysOverflow()).toBe(0);
+      await saveScreenshot(page, "77-trace-420px", { fullPage: true });
+
+      await page.goto(`${server.url}/console/threads`);
+      const ids = page.locator("tbody tr td:first-child code");
+      await ids.first().waitFor();
+      const lineCounts = await ids.evaluateAll((codes) =>
+        codes.map((code) => Math.round(code.getBoundingClientRect().height / parseFloat(getComputedStyle(code).lineHeight || "18"))),
+      );
+      expect(Math.max(...lineCounts)).toBeLessThanOrEqual(1);
+      expect(await sidewaysOverflow()).toBe(0);
+      await saveScreenshot(page, "78-threads-420px", { fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 880 });
+    }
+  });
+});

@@ -107,7 +107,7 @@ export function ThreadsPage() {
             <tbody>
               {threads.edges.map(({ node }) => (
                 <tr key={node.threadId}>
-                  <td>
+                  <td className="id-cell">
                     <Link to={routePath({ page: "thread", threadId: node.threadId })} className="row-link">
                       <code>{node.threadId}</code>
                     </Link>
