@@ -249,3 +249,30 @@ describe("420 px (#7)", () => {
     }
   });
 });
+
+describe("the Test page's run context (#9)", () => {
+  it("is checked against the graph's context schema: the field names the problem, nothing is sent, the message stays", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=agent`);
+    await graphView().locator('[data-node-id="agent"]').waitFor();
+    await page.getByText("Run options").click();
+    const context = page.getByLabel("Context for these runs");
+    await context.fill('{"model_name": 42}');
+    await page.getByText(/model_name .*string/).waitFor();
+    expect(await context.getAttribute("aria-invalid")).toBe("true");
+
+    const composer = page.getByLabel("Message", { exact: true });
+    await composer.fill("Keep me");
+    await composer.press("Enter");
+    await page.locator("#composer-problem").getByText(/context schema/).waitFor();
+    expect(await composer.inputValue()).toBe("Keep me");
+    expect(await page.getByRole("log").getByText("Keep me").count()).toBe(0);
+
+    await context.fill('{"system_prompt": "Be brief."}');
+    expect(await context.getAttribute("aria-invalid")).toBe("false");
+    await composer.press("Enter");
+    await page.getByRole("log").getByText("Keep me", { exact: true }).waitFor();
+    await page.getByRole("log").getByText(/Be brief\./).waitFor();
+    await saveScreenshot(page, "79-playground-context-checked");
+  });
+});

@@ -426,6 +426,13 @@ export type RunEventsSubscriptionVariables = Exact<{
 
 export type RunEventsSubscription = { runEvents: { seq: number, event: string, mode: string, data: unknown, runId: string } };
 
+export type PlaygroundContextSchemaQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type PlaygroundContextSchemaQuery = { assistant: { assistantId: string, context: Record<string, unknown>, graphSchemas: { contextSchema: Record<string, unknown> | null } } };
+
 export type StoreItemDetailFragment = { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null };
 
 export type StoreNamespaceLevelQueryVariables = Exact<{
@@ -1355,6 +1362,17 @@ export const RunEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RunEventsSubscription, RunEventsSubscriptionVariables>;
+export const PlaygroundContextSchemaDocument = new TypedDocumentString(`
+    query PlaygroundContextSchema($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    context
+    graphSchemas {
+      contextSchema
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PlaygroundContextSchemaQuery, PlaygroundContextSchemaQueryVariables>;
 export const StoreNamespaceLevelDocument = new TypedDocumentString(`
     query StoreNamespaceLevel($prefix: [String!], $maxDepth: Int!, $first: Int, $after: String) {
   storeNamespaces(

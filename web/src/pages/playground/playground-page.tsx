@@ -5,9 +5,10 @@ import { GraphPanel } from "../../components/graph-panel.js";
 import { JsonEditor } from "../../components/json-editor.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
-import { AssistantThreadsDocument, PlaygroundAssistantsDocument, type MultitaskStrategy } from "../../generated/graphql.js";
+import { AssistantThreadsDocument, PlaygroundAssistantsDocument, PlaygroundContextSchemaDocument, type MultitaskStrategy } from "../../generated/graphql.js";
 import { shortId } from "../../lib/format.js";
 import { parseJsonObject } from "../../lib/json-input.js";
+import { checkAgainstSchema, type JsonSchema } from "../../lib/schema-check.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
 import { ChatComposer } from "./chat-composer.js";
@@ -40,6 +41,15 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
   const [contextText, setContextText] = useState("");
   const [isRawInput, setRawInput] = useState(false);
   const runContext = useMemo(() => parseJsonObject(contextText), [contextText]);
+  const contextSchema = useQuery(PlaygroundContextSchemaDocument, { assistantId: selectedAssistantId ?? "" }, { skip: !selectedAssistantId });
+  const contextIssues = useMemo(() => {
+    const target = contextSchema.data?.assistant;
+    const schema = (target?.graphSchemas.contextSchema ?? null) as JsonSchema | null;
+    if (!runContext.ok || !schema || !target || Object.keys(runContext.value).length === 0) return [];
+    // The run's context is laid over the assistant's key by key: the result is what the graph checks.
+    return checkAgainstSchema({ ...target.context, ...runContext.value }, schema);
+  }, [contextSchema.data, runContext]);
+  const hasContextSchema = Boolean(contextSchema.data?.assistant.graphSchemas.contextSchema);
   const options: RunOptions = {
     strategy,
     context: runContext.ok && Object.keys(runContext.value).length > 0 ? runContext.value : null,
@@ -62,7 +72,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
     navigate(routePath({ page: "playground", assistantId: nextAssistant, threadId: nextThread }));
 
   const send = async (text: string) => {
-    if (!runContext.ok) return false;
+    if (!runContext.ok || contextIssues.length > 0) return false;
     if (!isRawInput) return session.sendMessage(text, options);
     const input = parseJsonObject(text);
     if (!input.ok) return false;
@@ -144,8 +154,9 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
               value={contextText}
               onChange={setContextText}
               parsed={runContext}
+              issues={contextIssues}
               rows={4}
-              hint="Overlaid key by key on the assistant's context."
+              hint={`Overlaid key by key on the assistant's context${hasContextSchema ? ", checked against the graph's context schema" : ""}.`}
             />
             <label className="checkbox">
               <input type="checkbox" checked={isRawInput} onChange={(event) => setRawInput(event.target.checked)} />
@@ -170,7 +181,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             placeholder={isRawInput ? '{"messages": [{"role": "user", "content": "hi"}]}' : "Message (Enter to send, Shift+Enter for a new line)"}
             sendLabel={session.isBusy ? `Send (${strategy.toLowerCase()})` : "Send"}
             onSend={send}
-            validate={isRawInput ? rawInputProblem : undefined}
+            validate={(text) => contextProblem(runContext.ok, contextIssues.length) ?? (isRawInput ? rawInputProblem(text) : null)}
           />
         </section>
         <aside className="playground-graph" aria-label="Graph of the run">
@@ -186,4 +197,10 @@ function rawInputProblem(text: string): string | null {
   const parsed = parseJsonObject(text);
   if (parsed.ok) return null;
   return parsed.line ? `${parsed.message} (line ${parsed.line}, column ${parsed.column})` : parsed.message;
+}
+
+/** Why no run can start with the run options' context (null when it can): named at the message box too. */
+function contextProblem(isJson: boolean, issueCount: number): string | null {
+  if (!isJson) return "The run context (Run options) is not a JSON object.";
+  return issueCount > 0 ? "The run context (Run options) does not match the graph's context schema." : null;
 }
