@@ -276,3 +276,44 @@ describe("the Test page's run context (#9)", () => {
     await saveScreenshot(page, "79-playground-context-checked");
   });
 });
+
+describe("breakpoints from the graph view", () => {
+  it("stops after a node and steps on; stops before a node and continues", async () => {
+    const { page, server } = fixture;
+    await page.goto(`${server.url}/console/playground?assistant=approval`);
+    await graphView().locator('[data-node-id="review"]').waitFor();
+    const toggle = (id: string) => graphView().locator(`[data-node-id="${id}"]`).getByRole("button", { name: new RegExp(`^Breakpoint on ${id}`) });
+    const composer = page.getByLabel("Message", { exact: true });
+    const paused = page.getByTestId("breakpoint-paused");
+    const request = page.getByTestId("human-interrupt");
+
+    // none → before → after
+    await toggle("write_draft").click();
+    await toggle("write_draft").click();
+    expect(await toggle("write_draft").getAttribute("aria-label")).toBe("Breakpoint on write_draft: stop after");
+    await composer.fill("Stop after the draft");
+    await composer.press("Enter");
+    await paused.getByText("review", { exact: true }).waitFor();
+    expect(await graphView().locator('[data-node-id="write_draft"]').getAttribute("data-state")).toBe("finished");
+    const threadId = new URL(page.url()).searchParams.get("thread")!;
+    expect((await server.client.threads.getState(threadId)).next).toEqual(["review"]);
+    await saveScreenshot(page, "80-breakpoint-after-write-draft");
+    await paused.getByRole("button", { name: "Step" }).click();
+    await request.getByText("Send this reply to the customer?").waitFor();
+    await request.getByRole("button", { name: "Ignore" }).click();
+    await request.waitFor({ state: "detached" });
+
+    // after → none on write_draft; before on review, on a new thread.
+    await toggle("write_draft").click();
+    await toggle("review").click();
+    expect(await toggle("review").getAttribute("aria-label")).toBe("Breakpoint on review: stop before");
+    await page.getByRole("button", { name: "New thread" }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get("thread")).toBeNull();
+    await composer.fill("Stop before review");
+    await composer.press("Enter");
+    await paused.getByText("review", { exact: true }).waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get("thread")).not.toBe(threadId);
+    await paused.getByRole("button", { name: "Continue" }).click();
+    await request.getByText("Send this reply to the customer?").waitFor();
+  });
+});

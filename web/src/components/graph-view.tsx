@@ -24,9 +24,32 @@ interface GraphLiveState {
   activity: NodeActivity;
   expanded: ReadonlySet<string>;
   onToggle: ((id: string) => void) | null;
+  breakpoints: Breakpoints | null;
+  onBreakpoint: ((id: string) => void) | null;
 }
 
-const GraphLiveStateContext = createContext<GraphLiveState>({ activity: NO_ACTIVITY, expanded: new Set(), onToggle: null });
+/** Nodes a run stops before / after (interrupt_before / interrupt_after), set from the graph. */
+export interface Breakpoints {
+  before: ReadonlySet<string>;
+  after: ReadonlySet<string>;
+}
+
+/** A node's breakpoint as the toggle cycles it: none, before, after, none. */
+export function nextBreakpoints(breakpoints: Breakpoints, id: string): Breakpoints {
+  const before = new Set(breakpoints.before);
+  const after = new Set(breakpoints.after);
+  if (before.delete(id)) after.add(id);
+  else if (!after.delete(id)) before.add(id);
+  return { before, after };
+}
+
+const GraphLiveStateContext = createContext<GraphLiveState>({
+  activity: NO_ACTIVITY,
+  expanded: new Set(),
+  onToggle: null,
+  breakpoints: null,
+  onBreakpoint: null,
+});
 
 function GraphNodeBox({ data }: NodeProps<GraphNode>) {
   const { box } = data;
@@ -35,6 +58,8 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
   const interrupts = Object.entries(live.activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
   const isExpanded = live.expanded.has(box.id);
   const onToggle = live.onToggle;
+  const breakpoint = live.breakpoints?.before.has(box.id) ? "before" : live.breakpoints?.after.has(box.id) ? "after" : null;
+  const canBreak = live.onBreakpoint !== null && box.kind !== "start" && box.kind !== "end";
   return (
     <div
       className={`graph-node graph-node-${box.kind} graph-node-${state}`}
@@ -57,6 +82,20 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
             onToggle(box.id);
           }}>
           {isExpanded ? "−" : "+"}
+        </button>
+      )}
+      {canBreak && (
+        <button
+          type="button"
+          className={`graph-node-breakpoint nodrag${breakpoint ? " graph-node-breakpoint-set" : ""}`}
+          aria-label={`Breakpoint on ${box.id}: ${breakpoint ? `stop ${breakpoint}` : "none"}`}
+          title="Stop the next runs before this node, after it, or not (click to cycle)"
+          onClick={(event) => {
+            event.stopPropagation();
+            live.onBreakpoint?.(box.id);
+          }}
+        >
+          {breakpoint ? `stop ${breakpoint}` : "+ stop"}
         </button>
       )}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
@@ -113,6 +152,8 @@ export function GraphView({
   onToggleSubgraph,
   subgraphNodes = [],
   height = 420,
+  breakpoints = null,
+  onBreakpoint,
 }: {
   drawing: unknown;
   activity?: NodeActivity;
@@ -121,6 +162,9 @@ export function GraphView({
   /** Nodes known to be subgraphs (Assistant.subgraphs), drawn expandable. */
   subgraphNodes?: readonly string[];
   height?: number;
+  /** Breakpoints shown on the nodes; with onBreakpoint, each node has a toggle for its own. */
+  breakpoints?: Breakpoints | null;
+  onBreakpoint?: (id: string) => void;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => {
@@ -145,7 +189,10 @@ export function GraphView({
       })),
     [layout],
   );
-  const live = useMemo(() => ({ activity, expanded, onToggle: onToggleSubgraph ?? null }), [activity, expanded, onToggleSubgraph]);
+  const live = useMemo(
+    () => ({ activity, expanded, onToggle: onToggleSubgraph ?? null, breakpoints, onBreakpoint: onBreakpoint ?? null }),
+    [activity, expanded, onToggleSubgraph, breakpoints, onBreakpoint],
+  );
   // A different graph (another assistant, a subgraph expanded) starts a new canvas, fitted to it:
   // React Flow fits the view only when it mounts.
   const shape = useMemo(() => layout.nodes.map((box) => box.id).join("|"), [layout]);

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
 import { GraphPanel } from "../../components/graph-panel.js";
+import { nextBreakpoints, type Breakpoints } from "../../components/graph-view.js";
 import { JsonEditor } from "../../components/json-editor.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
@@ -50,9 +51,13 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
     return checkAgainstSchema({ ...target.context, ...runContext.value }, schema);
   }, [contextSchema.data, runContext]);
   const hasContextSchema = Boolean(contextSchema.data?.assistant.graphSchemas.contextSchema);
+  const [breakpoints, setBreakpoints] = useState<Breakpoints>(NO_BREAKPOINTS);
+  const toggleBreakpoint = useCallback((id: string) => setBreakpoints((previous) => nextBreakpoints(previous, id)), []);
   const options: RunOptions = {
     strategy,
     context: runContext.ok && Object.keys(runContext.value).length > 0 ? runContext.value : null,
+    interruptBefore: [...breakpoints.before],
+    interruptAfter: [...breakpoints.after],
   };
   const latestRun = session.runs.at(-1) ?? null;
   // The stored status trails a run that just started; what this page is following is newer.
@@ -174,6 +179,23 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           {session.interrupts.length > 0 && (
             <InterruptPanel interrupts={session.interrupts} onResume={(value) => session.resume(value, options)} disabled={!assistant} />
           )}
+          {session.pausedBefore.length > 0 && (
+            <div className="banner banner-warning breakpoint-panel" role="status" data-testid="breakpoint-paused">
+              <span>
+                Stopped at a breakpoint; next: <code>{session.pausedBefore.join(", ")}</code>. Edit the state from the{" "}
+                {session.threadId && <Link to={routePath({ page: "thread", threadId: session.threadId })}>thread's checkpoints</Link>}, then
+                continue.
+              </span>
+              <span className="form-actions">
+                <button type="button" className="button" onClick={() => void session.step(options)}>
+                  Step
+                </button>
+                <button type="button" className="button button-primary" onClick={() => void session.continueRun(options)}>
+                  Continue
+                </button>
+              </span>
+            </div>
+          )}
           <ErrorBanner error={session.error} />
           {latestRun && <RunStatusBar run={latestRun} onCancel={(runId) => void session.cancel(runId)} />}
           <ChatComposer
@@ -185,7 +207,15 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           />
         </section>
         <aside className="playground-graph" aria-label="Graph of the run">
-          {selectedAssistantId && <GraphPanel assistantId={selectedAssistantId} activity={session.activity} height={460} />}
+          {selectedAssistantId && (
+            <GraphPanel
+              assistantId={selectedAssistantId}
+              activity={session.activity}
+              height={460}
+              breakpoints={breakpoints}
+              onBreakpoint={toggleBreakpoint}
+            />
+          )}
         </aside>
       </div>
     </div>
@@ -204,3 +234,5 @@ function contextProblem(isJson: boolean, issueCount: number): string | null {
   if (!isJson) return "The run context (Run options) is not a JSON object.";
   return issueCount > 0 ? "The run context (Run options) does not match the graph's context schema." : null;
 }
+
+const NO_BREAKPOINTS: Breakpoints = { before: new Set(), after: new Set() };
