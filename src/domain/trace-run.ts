@@ -133,6 +133,8 @@ export interface TraceTree {
 /** Token and cost sums; costs are exact decimal strings ("0" when nothing was priced). */
 export interface UsageTotals {
   runCount: number;
+  /** The distinct model names of the runs summed (their LLM calls), in alphabetical order. */
+  modelNames: string[];
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;

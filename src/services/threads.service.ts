@@ -224,7 +224,7 @@ export const threadsService = {
 
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Array<Thread & { extracted?: JsonObject }>> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", extract, ...filter } = input;
-    validateThreadIds(filter.ids);
+    validateThreadFilter(filter);
     const paths = extract === undefined ? undefined : parseExtractPaths(extract);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
     const threads = await searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
@@ -232,7 +232,7 @@ export const threadsService = {
   },
 
   async count(ctx: ServiceContext, filter: ThreadFilter): Promise<number> {
-    validateThreadIds(filter.ids);
+    validateThreadFilter(filter);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, {}));
     return countThreads(ctx.db.dataSource.manager, { ...filter, scope });
   },
@@ -263,7 +263,13 @@ export const threadsService = {
 };
 
 /** Thread ids to filter on are UUIDs (the column's type): anything else is INVALID_INPUT naming it, not a failed cast. */
-function validateThreadIds(ids: readonly string[] | undefined): void {
+/** Alternatives a metadataAnyOf search may list: enough for a few ambiguous typed values. */
+export const MAX_METADATA_ALTERNATIVES = 64;
+
+function validateThreadFilter({ ids, metadataAnyOf }: ThreadFilter): void {
   const index = ids?.findIndex((id) => !isUuid(id)) ?? -1;
   if (index >= 0) throw new InvalidInputError(`ids[${index}] must be a UUID, got '${ids![index]!.slice(0, 40)}'`);
+  if (metadataAnyOf !== undefined && (metadataAnyOf.length === 0 || metadataAnyOf.length > MAX_METADATA_ALTERNATIVES)) {
+    throw new InvalidInputError(`metadataAnyOf must list 1 to ${MAX_METADATA_ALTERNATIVES} objects, got ${metadataAnyOf.length}`);
+  }
 }

@@ -60,6 +60,7 @@ export interface SummarizeUsageInput {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ZERO_TOTALS: UsageTotals = {
   runCount: 0,
+  modelNames: [],
   promptTokens: 0,
   completionTokens: 0,
   totalTokens: 0,

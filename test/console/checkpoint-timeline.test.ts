@@ -37,6 +37,17 @@ describe("timelineRows", () => {
     expect(branchCount(rows)).toBe(2);
     expect(timelineRows(HISTORY.slice(0, 2))[0]!.changes).toBeNull();
   });
+
+  it("puts each checkpoint on a branch, with the lanes that pass its row down to each fork point", () => {
+    const rows = timelineRows(HISTORY);
+    // d's branch (0) runs from d through b to a; c's (1) from c down to b, where it forked.
+    expect(rows.map((row) => [row.id, row.branch, row.lanes, row.forkedFrom])).toEqual([
+      ["d", 0, [0], null],
+      ["c", 1, [0, 1], "b"],
+      ["b", 0, [0, 1], null],
+      ["a", 0, [0], null],
+    ]);
+  });
 });
 
 describe("changedKeys", () => {

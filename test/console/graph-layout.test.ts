@@ -59,3 +59,42 @@ describe("layoutDrawing", () => {
     expect(xrayDepthFor(new Set(["research", "research:inner"]))).toBe(2);
   });
 });
+
+describe("layoutDrawing's routes", () => {
+  // write_draft -> review, and review -> write_draft back (a cycle), review -> send, review -> end.
+  const CYCLE = readDrawing({
+    nodes: ["__start__", "write_draft", "review", "send", "__end__"].map((id) => ({ id })),
+    edges: [
+      { source: "__start__", target: "write_draft" },
+      { source: "write_draft", target: "review" },
+      { source: "review", target: "write_draft", conditional: true },
+      { source: "review", target: "send", conditional: true },
+      { source: "review", target: "__end__", conditional: true },
+      { source: "send", target: "__end__" },
+    ],
+  });
+
+  it("routes a back edge up a lane right of every node it passes, apart from the forward edge", () => {
+    const layout = layoutDrawing(CYCLE);
+    const byId = new Map(layout.nodes.map((node) => [node.id, node]));
+    const back = layout.edges.find((edge) => edge.source === "review" && edge.target === "write_draft")!;
+    const forward = layout.edges.find((edge) => edge.source === "write_draft" && edge.target === "review")!;
+    expect(back.isBackEdge).toBe(true);
+    expect(forward.isBackEdge).toBe(false);
+    const laneX = back.points[1]!.x;
+    for (const id of ["write_draft", "review"]) expect(laneX).toBeGreaterThan(byId.get(id)!.x + byId.get(id)!.width);
+    // It leaves review's side and enters write_draft's side: no point on the forward edge's line.
+    expect(back.points.every((point) => !forward.points.some((other) => other.x === point.x && other.y === point.y))).toBe(true);
+    expect(back.points.at(-1)!.y).toBeCloseTo(byId.get("write_draft")!.y + byId.get("write_draft")!.height / 2);
+  });
+
+  it("follows dagre's bends for a forward edge that skips a rank, so it does not cross the node in between", () => {
+    const layout = layoutDrawing(CYCLE);
+    const send = layout.nodes.find((node) => node.id === "send")!;
+    const skip = layout.edges.find((edge) => edge.source === "review" && edge.target === "__end__")!;
+    expect(skip.points.length).toBeGreaterThanOrEqual(3);
+    const inside = (point: { x: number; y: number }) =>
+      point.x > send.x && point.x < send.x + send.width && point.y > send.y && point.y < send.y + send.height;
+    expect(skip.points.some(inside)).toBe(false);
+  });
+});

@@ -41,7 +41,8 @@ describe("the graph view", () => {
     expect((await nodeIds()).sort()).toEqual(["__end__", "__start__", "plan", "research", "write"]);
     expect(await graphView().getAttribute("data-node-count")).toBe("5");
     // plan → research and plan → write are conditional: drawn dashed.
-    expect(await graphView().locator(".graph-edge-conditional").count()).toBe(2);
+    // Edges are drawn once React Flow has measured the nodes: a frame or more after them.
+    await expect.poll(() => graphView().locator(".graph-edge-conditional").count()).toBe(2);
     await saveScreenshot(page, "50-graph-assistant");
 
     await page.getByRole("button", { name: "Expand subgraph research" }).click();
@@ -147,6 +148,9 @@ describe("state and time travel on a thread", () => {
     await expect.poll(values).toEqual({ total: 4, step: 1, log: ["add 1", "double"] });
     await expect.poll(() => page.getByTestId("branch-count").textContent()).toMatch(/ 3 branches$/);
     await timeline().locator("li.checkpoint-branch").first().waitFor();
+    // Forks read as a branch tree: a lane per branch, a dot per checkpoint, where each branch forked.
+    expect(await timeline().locator(".branch-dot").count()).toBe(await timeline().locator("li.checkpoint").count());
+    await timeline().locator(".checkpoint-branch-info", { hasText: /^branch \d+( · tip)? · forked from …/ }).first().waitFor();
 
     // The newest checkpoint (this replay's tip, total 4) against the edit's tip (total 20).
     const tips = timeline().locator('li[data-tip="true"]');

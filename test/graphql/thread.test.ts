@@ -144,4 +144,20 @@ describe("threads connection and Thread.assistant", () => {
     } while (after);
     expect(seen).toEqual([...ids].sort().reverse());
   });
+
+  it("finds threads whose metadata contains any of metadataAnyOf's objects, and bounds the list", async () => {
+    const suite = { suite: "any-of" };
+    const created: Record<string, string> = {};
+    for (const [name, ticket] of [["text", "4711"], ["number", 4711], ["other", 4712]] as const) {
+      const { createThread } = await executeOk(server, CreateThreadDocument, { input: { metadata: { ...suite, ticket } } });
+      created[name] = createThread.thread.threadId;
+    }
+    const found = await executeOk(server, ListThreadsDocument, { metadata: suite, metadataAnyOf: [{ ticket: "4711" }, { ticket: 4711 }] });
+    expect(found.threads.totalCount).toBe(2);
+    expect(found.threads.edges.map((edge) => edge.node.threadId).sort()).toEqual([created.text, created.number].sort());
+
+    const refused = await executeOperation(server, ListThreadsDocument, { metadataAnyOf: [] });
+    expect(errorCode(refused)).toBe("INVALID_INPUT");
+    expect(refused.errors?.[0]?.message).toBe("metadataAnyOf must list 1 to 64 objects, got 0");
+  });
 });

@@ -46,6 +46,7 @@ describe("trace roll-ups", () => {
     });
     expect(await tracesService.traceTotals(ctx, root)).toEqual({
       runCount: 3,
+      modelNames: ["gpt-4o", "gpt-4o-mini"],
       promptTokens: 2000,
       completionTokens: 1000,
       totalTokens: 3000,

@@ -6,6 +6,8 @@ import { ThreadEntity } from "../entities/thread.entity.js";
 
 export interface ThreadFilter {
   metadata?: JsonObject;
+  /** Metadata containing at least one of these objects (each alternative matched as `metadata`). */
+  metadataAnyOf?: JsonObject[];
   values?: JsonObject;
   status?: ThreadStatus;
   ids?: string[];
@@ -41,6 +43,11 @@ function filterThreads(manager: EntityManager, filter: ThreadFilter): SelectQuer
   const query = manager.createQueryBuilder(ThreadEntity, "t");
   if (filter.metadata !== undefined) {
     query.andWhere("t.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
+  }
+  if (filter.metadataAnyOf !== undefined) {
+    query.andWhere("t.metadata @> ANY(CAST(:metadataAnyOf AS jsonb[]))", {
+      metadataAnyOf: filter.metadataAnyOf.map((alternative) => JSON.stringify(alternative)),
+    });
   }
   if (filter.values !== undefined) {
     query.andWhere(`t."values" @> CAST(:values AS jsonb)`, { values: JSON.stringify(filter.values) });

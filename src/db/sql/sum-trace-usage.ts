@@ -9,6 +9,7 @@ export type UsageTotalsKey = keyof typeof KEY_COLUMNS;
 // trim_scale: a numeric sum takes the largest scale of its terms (0.00015 + 0.00015 = 0.00030);
 // costs leave as canonical decimals without trailing zeros, like computeCost writes them.
 export const USAGE_SUMS = `count(*)::int AS run_count,
+  coalesce(array_agg(DISTINCT model_name ORDER BY model_name) FILTER (WHERE model_name IS NOT NULL), '{}') AS model_names,
   coalesce(sum(prompt_tokens), 0)::bigint AS prompt_tokens,
   coalesce(sum(completion_tokens), 0)::bigint AS completion_tokens,
   coalesce(sum(total_tokens), 0)::bigint AS total_tokens,
@@ -38,6 +39,7 @@ export async function sumTraceUsage(
 export function usageTotalsFromRow(row: Record<string, any>): UsageTotals {
   return {
     runCount: Number(row.run_count),
+    modelNames: row.model_names,
     promptTokens: Number(row.prompt_tokens),
     completionTokens: Number(row.completion_tokens),
     totalTokens: Number(row.total_tokens),

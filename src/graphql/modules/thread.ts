@@ -138,6 +138,12 @@ builder.queryFields((t) => ({
       description: "Threads matching every given filter, in a stable order (ties broken by id).",
       args: {
         metadata: t.arg({ type: "JSONObject", description: "Metadata containing these keys and values." }),
+        metadataAnyOf: t.arg({
+          type: ["JSONObject"],
+          description:
+            "Metadata containing at least one of these objects (1 to 64), e.g. a value typed as text in each form it may " +
+            "be stored in: [{ticket: \"4711\"}, {ticket: 4711}]. Combines with `metadata` (both must hold).",
+        }),
         values: t.arg({ type: "JSONObject", description: "State values containing these keys and values." }),
         status: t.arg({ type: ThreadStatus }),
         ids: t.arg.idList({ description: "Only these thread ids." }),
@@ -147,6 +153,7 @@ builder.queryFields((t) => ({
       resolve: (_root, args, ctx) => {
         const filter = {
           metadata: omitNull(args.metadata),
+          metadataAnyOf: omitNull(args.metadataAnyOf),
           values: omitNull(args.values),
           status: omitNull(args.status),
           ids: args.ids?.map((id) => id.toLowerCase()),

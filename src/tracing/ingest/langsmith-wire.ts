@@ -1,5 +1,6 @@
 import type { JsonObject } from "../../domain/json.js";
 import type { TraceAttachment, TraceRun, TraceRunOperation } from "../../domain/trace-run.js";
+import { traceRunStatus } from "../../domain/trace-run-status.js";
 import { parseDottedOrder } from "./dotted-order.js";
 
 /**
@@ -93,7 +94,7 @@ export function traceRunToWire(run: TraceRun, childRunIds: string[]) {
     id: run.id,
     name: run.name,
     run_type: run.runType,
-    status: run.status ?? (run.error !== null ? "error" : run.endTime !== null ? "success" : "pending"),
+    status: traceRunStatus(run, "langsmith"),
     start_time: run.startTime,
     end_time: run.endTime,
     trace_id: run.traceId,

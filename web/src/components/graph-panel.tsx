@@ -3,13 +3,26 @@ import { useQuery } from "../api/use-query.js";
 import { AssistantGraphDocument, AssistantSubgraphsDocument } from "../generated/graphql.js";
 import { NO_ACTIVITY, xrayDepthFor, type NodeActivity } from "../lib/node-activity.js";
 import { ErrorBanner, Loading } from "./feedback.js";
-import { GraphView } from "./graph-view.js";
+import { GraphView, type Breakpoints } from "./graph-view.js";
 
 /**
  * An assistant's graph, fetched over GraphQL (Assistant.graphDrawing) at the xray depth its
  * expanded subgraphs need. "Expand all" is LangGraph's xray: every subgraph, every level.
  */
-export function GraphPanel({ assistantId, activity = NO_ACTIVITY, height }: { assistantId: string; activity?: NodeActivity; height?: number }) {
+export function GraphPanel({
+  assistantId,
+  activity = NO_ACTIVITY,
+  height,
+  breakpoints,
+  onBreakpoint,
+}: {
+  assistantId: string;
+  activity?: NodeActivity;
+  height?: number;
+  /** Where the next runs stop (the Test page); each node then has a breakpoint toggle. */
+  breakpoints?: Breakpoints | null;
+  onBreakpoint?: (id: string) => void;
+}) {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const subgraphs = useQuery(AssistantSubgraphsDocument, { assistantId });
   const namespaces = useMemo(() => subgraphs.data?.assistant.subgraphs.map((subgraph) => subgraph.namespace) ?? [], [subgraphs.data]);
@@ -43,14 +56,23 @@ export function GraphPanel({ assistantId, activity = NO_ACTIVITY, height }: { as
       </div>
       <ErrorBanner error={graph.error} onRetry={graph.refetch} />
       {graph.data ? (
-        <GraphView drawing={graph.data.assistant.graphDrawing} activity={activity} expanded={expanded} onToggleSubgraph={toggle} subgraphNodes={subgraphNodes} height={height} />
+        <GraphView drawing={graph.data.assistant.graphDrawing} activity={activity} expanded={expanded} onToggleSubgraph={toggle} subgraphNodes={subgraphNodes} height={height} breakpoints={breakpoints} onBreakpoint={onBreakpoint} />
       ) : (
         graph.isLoading && <Loading />
       )}
-      <p className="muted small graph-legend">
-        <span className="legend-swatch graph-node-active" /> running <span className="legend-swatch graph-node-finished" /> done{" "}
-        <span className="legend-swatch graph-node-interrupted" /> waiting on interrupt · dashed: conditional edge
-      </p>
+      {/* Each swatch and its word wrap together: a line break never leaves a swatch without its label. */}
+      <ul className="muted small graph-legend" aria-label="Legend">
+        <li>
+          <span className="legend-swatch graph-node-active" /> running
+        </li>
+        <li>
+          <span className="legend-swatch graph-node-finished" /> done
+        </li>
+        <li>
+          <span className="legend-swatch graph-node-interrupted" /> waiting on interrupt
+        </li>
+        <li>dashed: conditional edge</li>
+      </ul>
     </section>
   );
 }

@@ -1,24 +1,65 @@
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from "@xyflow/react";
+import { Background, BaseEdge, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type EdgeProps, type Node, type NodeProps } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { useEffect, useMemo, useRef } from "react";
+import { createContext, useContext, useEffect, useMemo, useRef } from "react";
 import { readHumanInterrupt } from "../lib/human-interrupt.js";
-import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode } from "../lib/graph-layout.js";
+import { collapseDrawing, layoutDrawing, readDrawing, subgraphsOf, type LaidOutNode, type Point } from "../lib/graph-layout.js";
 import { NO_ACTIVITY, type NodeActivity } from "../lib/node-activity.js";
+import { countOf } from "../lib/format.js";
 
 type NodeState = "idle" | "active" | "finished" | "interrupted";
 
 interface GraphNodeData extends Record<string, unknown> {
   box: LaidOutNode;
-  state: NodeState;
-  interrupts: unknown[] | null;
-  isExpanded: boolean;
-  onToggle: ((id: string) => void) | null;
 }
 
 type GraphNode = Node<GraphNodeData, "graph">;
 
+/**
+ * What changes while a graph is shown (node states, expanded subgraphs), given to the nodes
+ * through context: React Flow's node list then changes only with the layout. Handed new node
+ * objects on every run event, React Flow lost every edge after a few runs (approval: 6 edges to 0
+ * after two interrupt answers).
+ */
+interface GraphLiveState {
+  activity: NodeActivity;
+  expanded: ReadonlySet<string>;
+  onToggle: ((id: string) => void) | null;
+  breakpoints: Breakpoints | null;
+  onBreakpoint: ((id: string) => void) | null;
+}
+
+/** Nodes a run stops before / after (interrupt_before / interrupt_after), set from the graph. */
+export interface Breakpoints {
+  before: ReadonlySet<string>;
+  after: ReadonlySet<string>;
+}
+
+/** A node's breakpoint as the toggle cycles it: none, before, after, none. */
+export function nextBreakpoints(breakpoints: Breakpoints, id: string): Breakpoints {
+  const before = new Set(breakpoints.before);
+  const after = new Set(breakpoints.after);
+  if (before.delete(id)) after.add(id);
+  else if (!after.delete(id)) before.add(id);
+  return { before, after };
+}
+
+const GraphLiveStateContext = createContext<GraphLiveState>({
+  activity: NO_ACTIVITY,
+  expanded: new Set(),
+  onToggle: null,
+  breakpoints: null,
+  onBreakpoint: null,
+});
+
 function GraphNodeBox({ data }: NodeProps<GraphNode>) {
-  const { box, state, interrupts, isExpanded, onToggle } = data;
+  const { box } = data;
+  const live = useContext(GraphLiveStateContext);
+  const state = stateOf(box.id, live.activity);
+  const interrupts = Object.entries(live.activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
+  const isExpanded = live.expanded.has(box.id);
+  const onToggle = live.onToggle;
+  const breakpoint = live.breakpoints?.before.has(box.id) ? "before" : live.breakpoints?.after.has(box.id) ? "after" : null;
+  const canBreak = live.onBreakpoint !== null && box.kind !== "start" && box.kind !== "end";
   return (
     <div
       className={`graph-node graph-node-${box.kind} graph-node-${state}`}
@@ -43,6 +84,20 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
           {isExpanded ? "−" : "+"}
         </button>
       )}
+      {canBreak && (
+        <button
+          type="button"
+          className={`graph-node-breakpoint nodrag${breakpoint ? " graph-node-breakpoint-set" : ""}`}
+          aria-label={`Breakpoint on ${box.id}: ${breakpoint ? `stop ${breakpoint}` : "none"}`}
+          title="Stop the next runs before this node, after it, or not (click to cycle)"
+          onClick={(event) => {
+            event.stopPropagation();
+            live.onBreakpoint?.(box.id);
+          }}
+        >
+          {breakpoint ? `stop ${breakpoint}` : "+ stop"}
+        </button>
+      )}
       <Handle type="source" position={Position.Bottom} isConnectable={false} />
     </div>
   );
@@ -57,6 +112,23 @@ function summarize(values: unknown[]): string {
 }
 
 const NODE_TYPES = { graph: GraphNodeBox };
+
+interface RoutedEdgeData extends Record<string, unknown> {
+  points: Point[];
+  isBackEdge: boolean;
+}
+
+type RoutedEdge = Edge<RoutedEdgeData, "routed">;
+
+/** An edge along the route the layout chose (graph-layout.ts), not React Flow's handle-to-handle curve. */
+function RoutedEdgePath({ id, data, markerEnd, style, label }: EdgeProps<RoutedEdge>) {
+  const points = data?.points ?? [];
+  const path = points.map((point, index) => `${index === 0 ? "M" : "L"} ${point.x} ${point.y}`).join(" ");
+  const middle = points[Math.floor((points.length - 1) / 2)];
+  return <BaseEdge id={id} path={path} markerEnd={markerEnd} style={style} label={label} labelX={middle?.x} labelY={middle?.y} />;
+}
+
+const EDGE_TYPES = { routed: RoutedEdgePath };
 
 /** Nodes named by a run (`research` while its `research:search` runs) match their drawn box. */
 function stateOf(id: string, activity: NodeActivity): NodeState {
@@ -80,6 +152,8 @@ export function GraphView({
   onToggleSubgraph,
   subgraphNodes = [],
   height = 420,
+  breakpoints = null,
+  onBreakpoint,
 }: {
   drawing: unknown;
   activity?: NodeActivity;
@@ -88,6 +162,9 @@ export function GraphView({
   /** Nodes known to be subgraphs (Assistant.subgraphs), drawn expandable. */
   subgraphNodes?: readonly string[];
   height?: number;
+  /** Breakpoints shown on the nodes; with onBreakpoint, each node has a toggle for its own. */
+  breakpoints?: Breakpoints | null;
+  onBreakpoint?: (id: string) => void;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => {
@@ -100,32 +177,37 @@ export function GraphView({
 
   const nodes = useMemo(
     (): GraphNode[] =>
-      layout.nodes.map((box) => {
-        const state = stateOf(box.id, activity);
-        const interrupts = Object.entries(activity.interrupted).find(([name]) => name === box.id || box.id.endsWith(`:${name}`))?.[1] ?? null;
-        return {
-          id: box.id,
-          type: "graph",
-          position: { x: box.x, y: box.y },
-          width: box.width,
-          height: box.height,
-          draggable: false,
-          selectable: false,
-          data: { box, state, interrupts, isExpanded: expanded.has(box.id), onToggle: onToggleSubgraph ?? null },
-        };
-      }),
-    [layout, activity, expanded, onToggleSubgraph],
+      layout.nodes.map((box) => ({
+        id: box.id,
+        type: "graph",
+        position: { x: box.x, y: box.y },
+        width: box.width,
+        height: box.height,
+        draggable: false,
+        selectable: false,
+        data: { box },
+      })),
+    [layout],
   );
+  const live = useMemo(
+    () => ({ activity, expanded, onToggle: onToggleSubgraph ?? null, breakpoints, onBreakpoint: onBreakpoint ?? null }),
+    [activity, expanded, onToggleSubgraph, breakpoints, onBreakpoint],
+  );
+  // A different graph (another assistant, a subgraph expanded) starts a new canvas, fitted to it:
+  // React Flow fits the view only when it mounts.
+  const shape = useMemo(() => layout.nodes.map((box) => box.id).join("|"), [layout]);
   const edges = useMemo(
-    (): Edge[] =>
+    (): RoutedEdge[] =>
       layout.edges.map((edge) => ({
         id: edge.id,
         source: edge.source,
         target: edge.target,
+        type: "routed",
+        data: { points: edge.points, isBackEdge: edge.isBackEdge },
         label: edge.label ?? undefined,
         animated: edge.conditional,
-        className: edge.conditional ? "graph-edge-conditional" : "graph-edge",
-        markerEnd: { type: MarkerType.ArrowClosed },
+        className: `${edge.conditional ? "graph-edge-conditional" : "graph-edge"}${edge.isBackEdge ? " graph-edge-back" : ""}`,
+        markerEnd: { type: MarkerType.ArrowClosed, color: "var(--graph-edge)", width: 16, height: 16 },
       })),
     [layout],
   );
@@ -149,14 +231,19 @@ export function GraphView({
       style={{ height }}
       data-testid="graph-view"
       data-node-count={layout.nodes.length}
-      aria-label={`Graph with ${layout.nodes.length} nodes${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
+      aria-label={`Graph with ${countOf(layout.nodes.length, "node")}${expandedList.length ? `, subgraphs ${expandedList.join(", ")} expanded` : ""}`}
       role="figure"
     >
+      <GraphLiveStateContext.Provider value={live}>
       <ReactFlow
+        key={shape}
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
         fitView
+        // Room for back-edge lanes, which run right of the nodes fitView frames.
+        fitViewOptions={{ padding: 0.2 }}
         minZoom={0.1}
         nodesDraggable={false}
         nodesConnectable={false}
@@ -169,6 +256,7 @@ export function GraphView({
         <Background gap={16} />
         <Controls showInteractive={false} />
       </ReactFlow>
+      </GraphLiveStateContext.Provider>
     </div>
   );
 }

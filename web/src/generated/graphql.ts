@@ -445,6 +445,13 @@ export type RunEventsSubscriptionVariables = Exact<{
 
 export type RunEventsSubscription = { runEvents: { seq: number, event: string, mode: string, data: unknown, runId: string } };
 
+export type PlaygroundContextSchemaQueryVariables = Exact<{
+  assistantId: string;
+}>;
+
+
+export type PlaygroundContextSchemaQuery = { assistant: { assistantId: string, context: Record<string, unknown>, graphSchemas: { contextSchema: Record<string, unknown> | null } } };
+
 export type StoreItemDetailFragment = { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null };
 
 export type StoreNamespaceLevelQueryVariables = Exact<{
@@ -506,7 +513,7 @@ export type ThreadListQueryVariables = Exact<{
   after?: string | null | undefined;
   status?: ThreadStatus | null | undefined;
   ids?: Array<string> | string | null | undefined;
-  metadata?: Record<string, unknown> | null | undefined;
+  metadataAnyOf?: Array<Record<string, unknown>> | Record<string, unknown> | null | undefined;
 }>;
 
 
@@ -601,7 +608,7 @@ export type RenderedMessageFragment = { role: MessageRole, name: string | null, 
     | { __typename: 'UnknownBlock', original: unknown }
   > };
 
-export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
+export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
 
 export type TraceListQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -616,7 +623,7 @@ export type TraceListQueryVariables = Exact<{
 }>;
 
 
-export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
+export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
 
 export type UsageByDayAndModelQueryVariables = Exact<{
   from: string;
@@ -639,7 +646,7 @@ export type TraceRunDetailQueryVariables = Exact<{
 }>;
 
 
-export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string | null, runType: string | null, status: string, startTime: string, endTime: string | null, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, provider: string | null, error: string | null, tags: Array<string>, warnings: Array<string>, inputs: unknown, outputs: unknown, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null, rendered: { format: MessageFormat, warnings: Array<string>, inputMessages: Array<{ role: MessageRole, name: string | null, toolCallId: string | null, content: Array<
+export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string | null, runType: string | null, status: string, startTime: string, endTime: string | null, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, provider: string | null, error: string | null, interrupts: unknown, tags: Array<string>, warnings: Array<string>, inputs: unknown, outputs: unknown, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null, rendered: { format: MessageFormat, warnings: Array<string>, inputMessages: Array<{ role: MessageRole, name: string | null, toolCallId: string | null, content: Array<
           | { __typename: 'MediaBlock', kind: MediaKind, url: string | null, base64: string | null, id: string | null, mimeType: string | null }
           | { __typename: 'ReasoningBlock', text: string }
           | { __typename: 'ServerToolCallBlock', id: string | null, name: string | null, args: unknown }
@@ -919,6 +926,7 @@ export const TraceRowFragmentDoc = new TypedDocumentString(`
   }
   totals {
     runCount
+    modelNames
     usage {
       totalTokens
     }
@@ -1402,6 +1410,17 @@ export const RunEventsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RunEventsSubscription, RunEventsSubscriptionVariables>;
+export const PlaygroundContextSchemaDocument = new TypedDocumentString(`
+    query PlaygroundContextSchema($assistantId: ID!) {
+  assistant(assistantId: $assistantId) {
+    assistantId
+    context
+    graphSchemas {
+      contextSchema
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<PlaygroundContextSchemaQuery, PlaygroundContextSchemaQueryVariables>;
 export const StoreNamespaceLevelDocument = new TypedDocumentString(`
     query StoreNamespaceLevel($prefix: [String!], $maxDepth: Int!, $first: Int, $after: String) {
   storeNamespaces(
@@ -1505,13 +1524,13 @@ export const DeleteStoreItemDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteStoreItemMutation, DeleteStoreItemMutationVariables>;
 export const ThreadListDocument = new TypedDocumentString(`
-    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadata: JSONObject) {
+    query ThreadList($first: Int, $after: String, $status: ThreadStatus, $ids: [ID!], $metadataAnyOf: [JSONObject!]) {
   threads(
     first: $first
     after: $after
     status: $status
     ids: $ids
-    metadata: $metadata
+    metadataAnyOf: $metadataAnyOf
     sortBy: UPDATED_AT
     sortOrder: DESC
   ) {
@@ -1716,6 +1735,7 @@ export const TraceListDocument = new TypedDocumentString(`
   }
   totals {
     runCount
+    modelNames
     usage {
       totalTokens
     }
@@ -1812,6 +1832,7 @@ export const TraceRunDetailDocument = new TypedDocumentString(`
     modelName
     provider
     error
+    interrupts
     tags
     warnings
     inputs

@@ -29,6 +29,15 @@ export interface TimelineRow<C extends CheckpointLike> {
   startsBranch: boolean;
   /** No loaded checkpoint continues from this one: the tip of a branch. */
   isTip: boolean;
+  /**
+   * The branch this checkpoint is on, 0-based: branches are numbered by their tips, newest tip
+   * first, and each runs from its tip back to where it forked (or to the oldest loaded checkpoint).
+   */
+  branch: number;
+  /** Branches whose line passes this row (drawn as lanes): those between their tip and fork point. */
+  lanes: number[];
+  /** The checkpoint this one forked from, when it starts a branch other than its parent's. */
+  forkedFrom: string | null;
 }
 
 function writersOf(checkpoint: CheckpointLike, parent: CheckpointLike | undefined): string[] {
@@ -48,10 +57,11 @@ export function timelineRows<C extends CheckpointLike>(checkpoints: readonly C[]
     const parent = checkpoint.parentCheckpointId;
     if (parent) children.set(parent, (children.get(parent) ?? 0) + 1);
   }
-  return checkpoints.map((checkpoint) => {
+  const rows = checkpoints.map((checkpoint) => {
     const parentId = checkpoint.parentCheckpointId ?? null;
     const parent = parentId ? byId.get(parentId) : undefined;
     const step = checkpoint.metadata?.step;
+    const startsBranch = parentId !== null && (children.get(parentId) ?? 0) > 1;
     return {
       checkpoint,
       id: checkpoint.checkpointId ?? "",
@@ -59,9 +69,46 @@ export function timelineRows<C extends CheckpointLike>(checkpoints: readonly C[]
       source: typeof checkpoint.metadata?.source === "string" ? checkpoint.metadata.source : null,
       writers: writersOf(checkpoint, parent),
       changes: parentId === null ? diffJson({}, checkpoint.values) : parent ? diffJson(parent.values, checkpoint.values) : null,
-      startsBranch: parentId !== null && (children.get(parentId) ?? 0) > 1,
+      startsBranch,
       isTip: !children.has(checkpoint.checkpointId ?? ""),
+      branch: 0,
+      lanes: [] as number[],
+      forkedFrom: null as string | null,
     };
+  });
+  assignBranches(rows);
+  return rows;
+}
+
+/**
+ * Walks from each tip (newest first) back through parents until a checkpoint already on a branch:
+ * that checkpoint is the fork point. Each branch's lane runs over the rows from its tip to its
+ * fork point (list order is newest first, so that is a contiguous range of rows).
+ */
+function assignBranches(rows: Array<TimelineRow<CheckpointLike>>): void {
+  const indexById = new Map(rows.map((row, index) => [row.id, index]));
+  const assigned = new Set<number>();
+  const spans: Array<{ branch: number; from: number; to: number }> = [];
+  let branch = 0;
+  rows.forEach((row, tipIndex) => {
+    if (!row.isTip || assigned.has(tipIndex)) return;
+    let index: number | undefined = tipIndex;
+    let last = tipIndex;
+    while (index !== undefined && !assigned.has(index)) {
+      assigned.add(index);
+      rows[index]!.branch = branch;
+      last = index;
+      const parentId: string | null | undefined = rows[index]!.checkpoint.parentCheckpointId;
+      index = parentId ? indexById.get(parentId) : undefined;
+    }
+    // Down to the fork point when there is one (index), else to the branch's oldest checkpoint.
+    spans.push({ branch, from: tipIndex, to: index ?? last });
+    branch += 1;
+  });
+  rows.forEach((row, index) => {
+    row.lanes = spans.filter((span) => span.from <= index && index <= span.to).map((span) => span.branch);
+    const parentIndex = row.checkpoint.parentCheckpointId ? indexById.get(row.checkpoint.parentCheckpointId) : undefined;
+    if (parentIndex !== undefined && rows[parentIndex]!.branch !== row.branch) row.forkedFrom = rows[parentIndex]!.id;
   });
 }
 

@@ -109,3 +109,11 @@ export function sumDecimals(amounts: ReadonlyArray<string | null | undefined>): 
   const fraction = text.slice(text.length - scale).replace(/0+$/, "");
   return `${negative ? "-" : ""}${whole}${fraction ? `.${fraction}` : ""}`;
 }
+
+/**
+ * A count with its noun, singular for exactly one: `countOf(1, "thread")` is "1 thread",
+ * `countOf(3, "thread")` "3 threads". Irregular plurals are given: `countOf(2, "entry", "entries")`.
+ */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? singular : plural}`;
+}

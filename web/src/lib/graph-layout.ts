@@ -38,18 +38,30 @@ export interface LaidOutNode {
   height: number;
 }
 
+export interface Point {
+  x: number;
+  y: number;
+}
+
 export interface LaidOutEdge {
   id: string;
   source: string;
   target: string;
   label: string | null;
   conditional: boolean;
+  /** Goes back up the graph (a cycle): routed around the right of the nodes it passes. */
+  isBackEdge: boolean;
+  /** The route to draw, from the source's border to the target's. */
+  points: Point[];
 }
 
 export const START_NODE = "__start__";
 export const END_NODE = "__end__";
 const NODE_HEIGHT = 36;
 const CHAR_WIDTH = 7.5;
+/** Room between the nodes and the first back-edge lane, and between lanes. */
+const LANE_GAP = 22;
+const LANE_SPACING = 14;
 
 export function readDrawing(value: unknown): GraphDrawing {
   const record = (value ?? {}) as { nodes?: unknown; edges?: unknown };
@@ -139,13 +151,56 @@ export function layoutDrawing(drawing: GraphDrawing, subgraphIds: ReadonlySet<st
       height: box.height,
     };
   });
-  const edges = drawing.edges.map((edge, index): LaidOutEdge => ({
-    id: `${edge.source}->${edge.target}#${index}`,
-    source: edge.source,
-    target: edge.target,
-    label: edge.data ?? null,
-    conditional: edge.conditional === true,
-  }));
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  let lanes = 0;
+  const edges = drawing.edges.flatMap((edge, index): LaidOutEdge[] => {
+    const source = byId.get(edge.source);
+    const target = byId.get(edge.target);
+    if (!source || !target) return [];
+    const isBackEdge = target.y <= source.y;
+    const points = isBackEdge ? backEdgeRoute(source, target, nodes, lanes++) : forwardRoute(graph.edge(edge.source, edge.target)?.points, source, target);
+    return [
+      {
+        id: `${edge.source}->${edge.target}#${index}`,
+        source: edge.source,
+        target: edge.target,
+        label: edge.data ?? null,
+        conditional: edge.conditional === true,
+        isBackEdge,
+        points,
+      },
+    ];
+  });
   const size = graph.graph();
   return { nodes, edges, width: size.width ?? 0, height: size.height ?? 0 };
+}
+
+/** dagre's route for a forward edge (it bends around nodes in between), else a straight line. */
+function forwardRoute(points: Point[] | undefined, source: LaidOutNode, target: LaidOutNode): Point[] {
+  if (points && points.length >= 2) return points.map(({ x, y }) => ({ x, y }));
+  return [
+    { x: source.x + source.width / 2, y: source.y + source.height },
+    { x: target.x + target.width / 2, y: target.y },
+  ];
+}
+
+/**
+ * A back edge leaves its source's right side, runs up a lane right of every node between the two
+ * (each back edge its own lane), and enters its target's right side: never over forward edges.
+ */
+function backEdgeRoute(source: LaidOutNode, target: LaidOutNode, nodes: readonly LaidOutNode[], lane: number): Point[] {
+  const top = target.y;
+  const bottom = source.y + source.height;
+  const passed = nodes.filter((node) => node.y < bottom && node.y + node.height > top);
+  const laneX = Math.max(...passed.map((node) => node.x + node.width)) + LANE_GAP + lane * LANE_SPACING;
+  const from = { x: source.x + source.width, y: source.y + source.height / 2 };
+  const to = { x: target.x + target.width, y: target.y + target.height / 2 };
+  // A self-loop (source is target) still needs height to be seen.
+  const rise = source === target ? NODE_HEIGHT / 3 : 0;
+  return [
+    { x: from.x, y: from.y + rise },
+    { x: laneX, y: from.y + rise },
+    { x: laneX, y: to.y - rise },
+    { x: to.x, y: to.y - rise },
+  ];
 }

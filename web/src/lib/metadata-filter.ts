@@ -1,33 +1,44 @@
 import { parseJsonObject } from "./json-input.js";
 
 /**
- * A metadata search as typed: a JSON object (`{"owner": "qa-team"}`), or `key=value` pairs
- * separated by spaces or commas (`owner=qa-team ticket=4711`), each value read as JSON when it
- * is JSON (numbers, booleans, null) and as text otherwise. The server matches threads whose
- * metadata contains the object (jsonb @>).
+ * A metadata search as typed: a JSON object (`{"ticket": 4711}`, matched exactly as written), or
+ * `key=value` pairs separated by spaces or commas (`owner=qa-team ticket=4711`). A typed value
+ * matches the metadata whether it was stored as text or as the JSON it reads as: `ticket=4711`
+ * finds `"ticket": "4711"` and `"ticket": 4711`. The result is the list of objects the server's
+ * `metadataAnyOf` matches by containment (jsonb @>): one object per combination of forms.
  */
-export type MetadataFilter = { ok: true; value: Record<string, unknown> | null } | { ok: false; message: string };
+export type MetadataFilter = { ok: true; alternatives: Array<Record<string, unknown>> | null } | { ok: false; message: string };
+
+/** The server's bound on metadataAnyOf (services/threads.service.ts MAX_METADATA_ALTERNATIVES). */
+const MAX_ALTERNATIVES = 64;
 
 export function parseMetadataFilter(text: string): MetadataFilter {
   const trimmed = text.trim();
-  if (trimmed === "") return { ok: true, value: null };
+  if (trimmed === "") return { ok: true, alternatives: null };
   if (trimmed.startsWith("{")) {
     const parsed = parseJsonObject(trimmed);
-    return parsed.ok ? { ok: true, value: parsed.value } : { ok: false, message: parsed.message };
+    return parsed.ok ? { ok: true, alternatives: [parsed.value] } : { ok: false, message: parsed.message };
   }
-  const value: Record<string, unknown> = {};
+  let alternatives: Array<Record<string, unknown>> = [{}];
   for (const pair of trimmed.split(/[\s,]+/).filter(Boolean)) {
     const equals = pair.indexOf("=");
     if (equals <= 0) return { ok: false, message: `"${pair}" is not key=value (or type a JSON object)` };
-    value[pair.slice(0, equals)] = readValue(pair.slice(equals + 1));
+    const key = pair.slice(0, equals);
+    const forms = formsOf(pair.slice(equals + 1));
+    alternatives = alternatives.flatMap((alternative) => forms.map((form) => ({ ...alternative, [key]: form })));
+    if (alternatives.length > MAX_ALTERNATIVES) {
+      return { ok: false, message: "Too many values that read both as text and as JSON: type a JSON object instead" };
+    }
   }
-  return { ok: true, value };
+  return { ok: true, alternatives };
 }
 
-function readValue(text: string): unknown {
+/** The text itself, and its JSON reading (number, boolean, null, …) when it has one. */
+function formsOf(text: string): unknown[] {
   try {
-    return JSON.parse(text);
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === "string" ? [parsed] : [text, parsed];
   } catch {
-    return text;
+    return [text];
   }
 }

@@ -1,4 +1,5 @@
 import type { TraceRun, TraceTree, UsageTotals } from "../../../domain/trace-run.js";
+import { graphInterruptValues, traceRunStatus } from "../../../domain/trace-run-status.js";
 import { runTimeToEpochMs, type CanonicalRunTime } from "../../../tracing/ingest/parse-run-time.js";
 import { builder } from "../../builder.js";
 import { resolveListPage } from "../../pagination.js";
@@ -20,11 +21,6 @@ function dateOf(time: CanonicalRunTime | null): Date | null {
   return time === null ? null : new Date(runTimeToEpochMs(time));
 }
 
-/** The run's status as REST's read-back reports it: as sent, else from its error and end time. */
-function statusOf(run: TraceRun): string {
-  return run.status ?? (run.error !== null ? "error" : run.endTime !== null ? "success" : "pending");
-}
-
 builder.node(TraceRunRef, {
   description:
     "One recorded run of a trace (an LLM call, chain, tool …), as ingested through /tracing or recorded by " +
@@ -41,7 +37,10 @@ builder.node(TraceRunRef, {
       nullable: true,
       description: "llm, chain, tool, retriever, embedding, prompt, parser …",
     }),
-    status: t.string({ description: "As sent; else error, success (ended) or pending.", resolve: statusOf }),
+    status: t.string({
+      description: "As sent; else interrupted (a LangGraph interrupt()), error, success (ended) or pending.",
+      resolve: (run) => traceRunStatus(run),
+    }),
     startTime: t.field({
       type: "DateTime",
       description: "Millisecond precision here; dottedOrder and latencyMs keep microseconds.",
@@ -67,7 +66,13 @@ builder.node(TraceRunRef, {
     outputs: t.field({ type: "JSON", nullable: true, resolve: (run) => run.outputs ?? null }),
     extra: t.expose("extra", { type: "JSONObject", nullable: true }),
     events: t.field({ type: "JSON", nullable: true, resolve: (run) => run.events }),
-    error: t.exposeString("error", { nullable: true }),
+    error: t.exposeString("error", { nullable: true, description: "As sent; an interrupted run's is GraphInterrupt's." }),
+    interrupts: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "An interrupted run's interrupt values (what interrupt() asked), read from its error; else null.",
+      resolve: (run) => (run.error === null ? null : graphInterruptValues(run.error)),
+    }),
     tags: t.exposeStringList("tags"),
     sessionName: t.exposeString("sessionName", { nullable: true, description: "The LangSmith project name." }),
     modelName: t.exposeString("modelName", { nullable: true }),
@@ -150,5 +155,5 @@ builder.objectType(TraceRef, {
 
 function zeroTotals(): UsageTotals {
   const [promptCost, completionCost, totalCost] = ["0", "0", "0"];
-  return { runCount: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, promptCost, completionCost, totalCost };
+  return { runCount: 0, modelNames: [], promptTokens: 0, completionTokens: 0, totalTokens: 0, promptCost, completionCost, totalCost };
 }

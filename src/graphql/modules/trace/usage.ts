@@ -89,6 +89,7 @@ UsageTotalsRef.implement({
   description: "Token and cost sums over a set of trace runs.",
   fields: (t) => ({
     runCount: t.exposeInt("runCount", { description: "Runs summed (of every run type; only LLM runs carry usage)." }),
+    modelNames: t.exposeStringList("modelNames", { description: "The distinct models of the runs summed (their LLM calls), A to Z." }),
     usage: t.field({ type: TokenUsageRef, resolve: usageOfTotals }),
     cost: t.field({ type: CostRef, resolve: costOfTotals }),
   }),

@@ -115,7 +115,7 @@ export function AssistantDetailPage({ assistantId }: { assistantId: string }) {
           onConfirm={() => void remove.run()}
           onClose={() => setDeleting(false)}
         >
-          <p>All {versions.length} versions are deleted. Runs already recorded keep their traces.</p>
+          <p>{versions.length === 1 ? "Its only version is" : `All ${versions.length} versions are`} deleted. Runs already recorded keep their traces.</p>
           <label className="checkbox">
             <input type="checkbox" checked={deleteThreads} onChange={(event) => setDeleteThreads(event.target.checked)} />
             Also delete the threads it created

@@ -10,6 +10,7 @@ import { AssistantListDocument, DeployedGraphsDocument } from "../../generated/g
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
 import { AssistantFormDialog } from "./assistant-form-dialog.js";
+import { countOf } from "../../lib/format.js";
 
 const PAGE_SIZE = 50;
 
@@ -67,7 +68,7 @@ export function AssistantsPage() {
             ))}
           </select>
         </label>
-        {assistants && <span className="toolbar-count">{assistants.totalCount} assistants</span>}
+        {assistants && <span className="toolbar-count">{countOf(assistants.totalCount, "assistant")}</span>}
       </div>
       <ErrorBanner error={list.error} onRetry={list.refetch} />
       {!assistants && list.isLoading && <Loading />}

@@ -14,10 +14,10 @@ const DEFAULT_SCHEDULE = "0 9 * * 1-5";
 const DEFAULT_INPUT = prettyJson({ messages: [{ role: "user", content: "Good morning! What needs my attention today?" }] });
 
 const STRATEGIES: Array<{ value: MultitaskStrategy; label: string }> = [
-  { value: "ENQUEUE", label: "queue behind the active run" },
-  { value: "REJECT", label: "skip this firing" },
-  { value: "INTERRUPT", label: "interrupt the active run" },
-  { value: "ROLLBACK", label: "roll the active run back" },
+  { value: "ENQUEUE", label: "Queue behind the active run." },
+  { value: "REJECT", label: "Skip this firing." },
+  { value: "INTERRUPT", label: "Interrupt the active run." },
+  { value: "ROLLBACK", label: "Roll the active run back." },
 ];
 
 /**
@@ -191,10 +191,12 @@ export function CronCreateDialog({ onClose, onCreated }: { onClose: () => void; 
               <select id="cron-strategy" value={strategy} onChange={(event) => setStrategy(event.target.value as MultitaskStrategy)}>
                 {STRATEGIES.map((option) => (
                   <option key={option.value} value={option.value}>
-                    {option.value.toLowerCase()}: {option.label}
+                    {option.value.toLowerCase()}
                   </option>
                 ))}
               </select>
+              {/* The explanation under the select, not in it: a narrow select would cut it off. */}
+              <p className="field-hint">{STRATEGIES.find((option) => option.value === strategy)?.label}</p>
             </div>
           ) : (
             <div className="field">

@@ -10,6 +10,7 @@ import { formatZonedDateTime } from "../../lib/cron-times.js";
 import { CronCreateDialog } from "./cron-create-dialog.js";
 import { CronsTable } from "./crons-table.js";
 import { useCronToggle } from "./use-cron-toggle.js";
+import { countOf } from "../../lib/format.js";
 
 const PAGE_SIZE = 50;
 // Next runs and last runs change when crons fire, at most once a minute each: re-read every 10 s.
@@ -56,7 +57,7 @@ export function CronsPage() {
             <option value="false">paused only</option>
           </select>
         </label>
-        {crons && <span className="toolbar-count">{crons.totalCount} crons</span>}
+        {crons && <span className="toolbar-count">{countOf(crons.totalCount, "cron")}</span>}
       </div>
       <ErrorBanner error={list.error} onRetry={list.refetch} />
       <ErrorBanner error={toggle.error} />

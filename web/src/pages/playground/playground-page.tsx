@@ -1,13 +1,15 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useQuery } from "../../api/use-query.js";
 import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js";
 import { GraphPanel } from "../../components/graph-panel.js";
+import { nextBreakpoints, type Breakpoints } from "../../components/graph-view.js";
 import { JsonEditor } from "../../components/json-editor.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
-import { AssistantThreadsDocument, PlaygroundAssistantsDocument, type MultitaskStrategy } from "../../generated/graphql.js";
+import { AssistantThreadsDocument, PlaygroundAssistantsDocument, PlaygroundContextSchemaDocument, type MultitaskStrategy } from "../../generated/graphql.js";
 import { shortId } from "../../lib/format.js";
 import { parseJsonObject } from "../../lib/json-input.js";
+import { checkAgainstSchema, type JsonSchema } from "../../lib/schema-check.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
 import { ChatComposer } from "./chat-composer.js";
@@ -40,9 +42,22 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
   const [contextText, setContextText] = useState("");
   const [isRawInput, setRawInput] = useState(false);
   const runContext = useMemo(() => parseJsonObject(contextText), [contextText]);
+  const contextSchema = useQuery(PlaygroundContextSchemaDocument, { assistantId: selectedAssistantId ?? "" }, { skip: !selectedAssistantId });
+  const contextIssues = useMemo(() => {
+    const target = contextSchema.data?.assistant;
+    const schema = (target?.graphSchemas.contextSchema ?? null) as JsonSchema | null;
+    if (!runContext.ok || !schema || !target || Object.keys(runContext.value).length === 0) return [];
+    // The run's context is laid over the assistant's key by key: the result is what the graph checks.
+    return checkAgainstSchema({ ...target.context, ...runContext.value }, schema);
+  }, [contextSchema.data, runContext]);
+  const hasContextSchema = Boolean(contextSchema.data?.assistant.graphSchemas.contextSchema);
+  const [breakpoints, setBreakpoints] = useState<Breakpoints>(NO_BREAKPOINTS);
+  const toggleBreakpoint = useCallback((id: string) => setBreakpoints((previous) => nextBreakpoints(previous, id)), []);
   const options: RunOptions = {
     strategy,
     context: runContext.ok && Object.keys(runContext.value).length > 0 ? runContext.value : null,
+    interruptBefore: [...breakpoints.before],
+    interruptAfter: [...breakpoints.after],
   };
   const latestRun = session.runs.at(-1) ?? null;
   // The stored status trails a run that just started; what this page is following is newer.
@@ -62,7 +77,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
     navigate(routePath({ page: "playground", assistantId: nextAssistant, threadId: nextThread }));
 
   const send = async (text: string) => {
-    if (!runContext.ok) return false;
+    if (!runContext.ok || contextIssues.length > 0) return false;
     if (!isRawInput) return session.sendMessage(text, options);
     const input = parseJsonObject(text);
     if (!input.ok) return false;
@@ -130,10 +145,12 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             <select id="playground-strategy" value={strategy} onChange={(event) => setStrategy(event.target.value as MultitaskStrategy)}>
               {STRATEGIES.map((option) => (
                 <option key={option.value} value={option.value}>
-                  {option.value.toLowerCase()}: {option.label}
+                  {option.value.toLowerCase()}
                 </option>
               ))}
             </select>
+            {/* The explanation under the select, not in it: the narrow setup column would cut it off. */}
+            <p className="field-hint">{STRATEGIES.find((option) => option.value === strategy)?.label}.</p>
           </div>
           <details className="advanced">
             <summary>Run options</summary>
@@ -142,8 +159,9 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
               value={contextText}
               onChange={setContextText}
               parsed={runContext}
+              issues={contextIssues}
               rows={4}
-              hint="Overlaid key by key on the assistant's context."
+              hint={`Overlaid key by key on the assistant's context${hasContextSchema ? ", checked against the graph's context schema" : ""}.`}
             />
             <label className="checkbox">
               <input type="checkbox" checked={isRawInput} onChange={(event) => setRawInput(event.target.checked)} />
@@ -161,6 +179,23 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           {session.interrupts.length > 0 && (
             <InterruptPanel interrupts={session.interrupts} onResume={(value) => session.resume(value, options)} disabled={!assistant} />
           )}
+          {session.pausedBefore.length > 0 && (
+            <div className="banner banner-warning breakpoint-panel" role="status" data-testid="breakpoint-paused">
+              <span>
+                Stopped at a breakpoint; next: <code>{session.pausedBefore.join(", ")}</code>. Edit the state from the{" "}
+                {session.threadId && <Link to={routePath({ page: "thread", threadId: session.threadId })}>thread's checkpoints</Link>}, then
+                continue.
+              </span>
+              <span className="form-actions">
+                <button type="button" className="button" onClick={() => void session.step(options)}>
+                  Step
+                </button>
+                <button type="button" className="button button-primary" onClick={() => void session.continueRun(options)}>
+                  Continue
+                </button>
+              </span>
+            </div>
+          )}
           <ErrorBanner error={session.error} />
           {latestRun && <RunStatusBar run={latestRun} onCancel={(runId) => void session.cancel(runId)} />}
           <ChatComposer
@@ -168,12 +203,36 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
             placeholder={isRawInput ? '{"messages": [{"role": "user", "content": "hi"}]}' : "Message (Enter to send, Shift+Enter for a new line)"}
             sendLabel={session.isBusy ? `Send (${strategy.toLowerCase()})` : "Send"}
             onSend={send}
+            validate={(text) => contextProblem(runContext.ok, contextIssues.length) ?? (isRawInput ? rawInputProblem(text) : null)}
           />
         </section>
         <aside className="playground-graph" aria-label="Graph of the run">
-          {selectedAssistantId && <GraphPanel assistantId={selectedAssistantId} activity={session.activity} height={460} />}
+          {selectedAssistantId && (
+            <GraphPanel
+              assistantId={selectedAssistantId}
+              activity={session.activity}
+              height={460}
+              breakpoints={breakpoints}
+              onBreakpoint={toggleBreakpoint}
+            />
+          )}
         </aside>
       </div>
     </div>
   );
 }
+
+/** Why the message box's text is not a raw JSON input (null when it is). */
+function rawInputProblem(text: string): string | null {
+  const parsed = parseJsonObject(text);
+  if (parsed.ok) return null;
+  return parsed.line ? `${parsed.message} (line ${parsed.line}, column ${parsed.column})` : parsed.message;
+}
+
+/** Why no run can start with the run options' context (null when it can): named at the message box too. */
+function contextProblem(isJson: boolean, issueCount: number): string | null {
+  if (!isJson) return "The run context (Run options) is not a JSON object.";
+  return issueCount > 0 ? "The run context (Run options) does not match the graph's context schema." : null;
+}
+
+const NO_BREAKPOINTS: Breakpoints = { before: new Set(), after: new Set() };

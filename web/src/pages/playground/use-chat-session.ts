@@ -53,6 +53,9 @@ export interface RunOptions {
   strategy: MultitaskStrategy;
   /** Overlaid on the assistant's context for this run only. */
   context: Record<string, unknown> | null;
+  /** Breakpoints: nodes the run stops before / after (LangGraph's interrupt_before / interrupt_after). */
+  interruptBefore: string[];
+  interruptAfter: string[];
 }
 
 /**
@@ -235,6 +238,8 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
           streamMode: STREAM_MODES,
           multitaskStrategy: options.strategy,
           context: options.context,
+          interruptBefore: options.interruptBefore.length > 0 ? options.interruptBefore : null,
+          interruptAfter: options.interruptAfter.length > 0 ? options.interruptAfter : null,
         },
       });
       follow(createRun.run.runId);
@@ -252,6 +257,9 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
   };
   const sendInput = (input: unknown, options: RunOptions) => startRun({ input }, options);
   const resume = (value: unknown, options: RunOptions) => startRun({ command: { resume: value } }, options);
+  /** From a breakpoint: on to the end (or the next breakpoint), or one node at a time. */
+  const continueRun = (options: RunOptions) => startRun({ input: null }, options);
+  const step = (options: RunOptions) => startRun({ input: null }, { ...options, interruptBefore: ["*"] });
   const cancel = async (runId: string) => {
     try {
       await execute(CancelRunDocument, { input: { runId, action: "INTERRUPT" } });
@@ -271,6 +279,9 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
       : unsettled.length === 0 && thread?.status === "INTERRUPTED"
         ? readInterrupts(thread.state?.interrupts)
         : [];
+  // Stopped at a breakpoint: interrupted with nodes left to run but nothing asked of the user.
+  const pausedBefore =
+    unsettled.length === 0 && thread?.status === "INTERRUPTED" && interrupts.length === 0 ? (thread.state?.next ?? []) : [];
 
   return {
     threadId,
@@ -278,6 +289,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     runs,
     messages,
     interrupts,
+    pausedBefore,
     activity: activityOf(shownRun?.stream ?? runs.at(-1)?.stream ?? null, thread),
     isBusy: unsettled.length > 0 || thread?.status === "BUSY",
     error,
@@ -285,6 +297,8 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     sendMessage,
     sendInput,
     resume,
+    continueRun,
+    step,
     cancel,
   };
 }

@@ -6,7 +6,7 @@ import { ErrorBanner, Loading } from "../../components/feedback.js";
 import { JsonView } from "../../components/json-view.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { ContinueThreadDocument, ThreadHistoryDocument, type StateSnapshotFragment } from "../../generated/graphql.js";
-import { branchCount, timelineRows, type TimelineRow } from "../../lib/checkpoint-timeline.js";
+import { branchCount, timelineRows, type CheckpointLike, type TimelineRow } from "../../lib/checkpoint-timeline.js";
 import { tailId } from "../../lib/format.js";
 import { diffJson } from "../../lib/json-diff.js";
 import { CheckpointEditor } from "./checkpoint-editor.js";
@@ -86,8 +86,17 @@ export function CheckpointHistory({
       {firstPage.data && checkpoints.length === 0 && <p className="muted">No checkpoints yet.</p>}
       {compared.length === 2 && <Comparison checkpoints={checkpoints} ids={compared} onClose={() => setCompared([])} />}
       <ol className="checkpoint-list" aria-label="Checkpoint timeline">
-        {rows.map((row) => (
-          <li key={row.id} className={`checkpoint${row.startsBranch ? " checkpoint-branch" : ""}`} data-checkpoint-id={row.id} data-step={row.step ?? ""} data-tip={row.isTip}>
+        {rows.map((row, index) => (
+          <li
+            key={row.id}
+            className={`checkpoint${row.startsBranch ? " checkpoint-branch" : ""}`}
+            data-checkpoint-id={row.id}
+            data-step={row.step ?? ""}
+            data-tip={row.isTip}
+            data-branch={row.branch + 1}
+          >
+            {branches > 1 && <BranchGutter row={row} previous={rows[index - 1]} next={rows[index + 1]} laneCount={branches} />}
+            <div className="checkpoint-body">
             <div className="checkpoint-row">
               <button type="button" className="checkpoint-summary" aria-expanded={openId === row.id} onClick={() => setOpenId(openId === row.id ? null : row.id)}>
                 <code title={row.id}>{tailId(row.id)}</code>
@@ -103,11 +112,19 @@ export function CheckpointHistory({
                 compare
               </label>
             </div>
-            {(row.startsBranch || (row.isTip && branches > 1)) && (
-              <span className="checkpoint-badges">
-                {row.startsBranch && <span className="badge badge-attention">fork</span>}
-                {row.isTip && branches > 1 && <span className="badge badge-neutral">branch tip</span>}
-              </span>
+            {branches > 1 && (row.isTip || row.forkedFrom) && (
+              <p className="checkpoint-branch-info small">
+                <span className="branch-name" style={{ color: laneColor(row.branch) }}>
+                  branch {row.branch + 1}
+                  {row.isTip ? " · tip" : ""}
+                </span>
+                {row.forkedFrom && (
+                  <span className="muted">
+                    {" "}
+                    · forked from <code title={row.forkedFrom}>{tailId(row.forkedFrom)}</code>
+                  </span>
+                )}
+              </p>
             )}
             {openId === row.id && (
               <div className="checkpoint-detail">
@@ -138,6 +155,7 @@ export function CheckpointHistory({
                 )}
               </div>
             )}
+            </div>
           </li>
         ))}
       </ol>
@@ -177,5 +195,57 @@ function Comparison({ checkpoints, ids, onClose }: { checkpoints: StateSnapshotF
       </div>
       {entries.length === 0 ? <p className="muted">Same values.</p> : <DiffList entries={entries} label="Differences between the two checkpoints" />}
     </div>
+  );
+}
+
+const LANE_WIDTH = 12;
+/** Where a row's dot sits, from the row's top: the middle of its summary line. */
+const DOT_Y = 15;
+
+function laneColor(branch: number): string {
+  return `var(--series-${branch % 8})`;
+}
+
+/**
+ * The branch lanes beside a checkpoint, as git draws history: a line per branch from its tip down
+ * to the checkpoint it forked from (joined to that one's lane), a dot on the row's own branch.
+ */
+function BranchGutter({
+  row,
+  previous,
+  next,
+  laneCount,
+}: {
+  row: TimelineRow<CheckpointLike>;
+  previous: TimelineRow<CheckpointLike> | undefined;
+  next: TimelineRow<CheckpointLike> | undefined;
+  laneCount: number;
+}) {
+  const x = (lane: number) => lane * LANE_WIDTH + LANE_WIDTH / 2;
+  return (
+    <span className="branch-gutter" aria-hidden="true" style={{ width: laneCount * LANE_WIDTH }}>
+      {row.lanes.map((lane) => {
+        const starts = !previous?.lanes.includes(lane);
+        const ends = !next?.lanes.includes(lane);
+        return (
+          <span
+            key={lane}
+            className="branch-line"
+            style={{ left: x(lane) - 1, top: starts ? DOT_Y : 0, bottom: ends ? `calc(100% - ${DOT_Y}px)` : 0, background: laneColor(lane) }}
+          />
+        );
+      })}
+      {row.lanes
+        .filter((lane) => lane !== row.branch && !next?.lanes.includes(lane))
+        .map((lane) => (
+          // A branch that forked here: its lane turns into this checkpoint's.
+          <span
+            key={`join-${lane}`}
+            className="branch-join"
+            style={{ left: Math.min(x(lane), x(row.branch)), width: Math.abs(x(lane) - x(row.branch)), top: DOT_Y - 1, background: laneColor(lane) }}
+          />
+        ))}
+      <span className="branch-dot" style={{ left: x(row.branch) - 4, top: DOT_Y - 4, background: laneColor(row.branch) }} />
+    </span>
   );
 }

@@ -19,6 +19,7 @@ import { ChatTranscript } from "../playground/chat-transcript.js";
 import { InterruptPanel } from "../playground/interrupt-panel.js";
 import { CheckpointHistory } from "./checkpoint-history.js";
 import { ThreadRunsTable } from "./thread-runs-table.js";
+import { countOf } from "../../lib/format.js";
 
 /** One thread: its current state, its runs (cancel the active ones) and its checkpoint history. */
 export function ThreadDetailPage({ threadId }: { threadId: string }) {
@@ -166,7 +167,7 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
           onClose={() => setDeleting(false)}
         >
           <p>
-            Thread <code>{thread.threadId}</code> is deleted with its {thread.runs.totalCount} runs, its checkpoints and its crons.
+            Thread <code>{thread.threadId}</code> is deleted with its {countOf(thread.runs.totalCount, "run")}, its checkpoints and its crons.
           </p>
         </ConfirmDialog>
       )}

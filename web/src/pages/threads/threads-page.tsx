@@ -9,6 +9,7 @@ import { useDebounced } from "../../components/use-debounced.js";
 import { parseMetadataFilter } from "../../lib/metadata-filter.js";
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
+import { countOf } from "../../lib/format.js";
 
 const STATUSES: ThreadStatus[] = ["IDLE", "BUSY", "INTERRUPTED", "ERROR"];
 const PAGE_SIZE = 50;
@@ -30,7 +31,7 @@ export function ThreadsPage() {
       after: pages.after,
       status: status || null,
       ids: id && isIdValid ? [id] : null,
-      metadata: metadata.ok ? metadata.value : null,
+      metadataAnyOf: metadata.ok ? metadata.alternatives : null,
     },
     { pollMs: 5000 },
   );
@@ -83,7 +84,7 @@ export function ThreadsPage() {
             ))}
           </select>
         </label>
-        {threads && <span className="toolbar-count">{threads.totalCount} threads</span>}
+        {threads && <span className="toolbar-count">{countOf(threads.totalCount, "thread")}</span>}
       </div>
       {!isIdValid && <p className="field-error">A thread id is a full UUID, e.g. 1f2e…-…</p>}
       {!metadata.ok && <p className="field-error">{metadata.message}</p>}
@@ -106,7 +107,7 @@ export function ThreadsPage() {
             <tbody>
               {threads.edges.map(({ node }) => (
                 <tr key={node.threadId}>
-                  <td>
+                  <td className="id-cell">
                     <Link to={routePath({ page: "thread", threadId: node.threadId })} className="row-link">
                       <code>{node.threadId}</code>
                     </Link>

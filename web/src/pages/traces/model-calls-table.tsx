@@ -1,5 +1,5 @@
 import type { TraceTreeQuery } from "../../generated/graphql.js";
-import { formatLatency, formatTokens, formatUsd } from "../../lib/format.js";
+import { formatLatency, formatTokens, formatUsd, countOf } from "../../lib/format.js";
 
 type TraceData = TraceTreeQuery["trace"];
 type TraceRunNode = TraceData["runs"]["edges"][number]["node"];
@@ -52,7 +52,7 @@ export function ModelCallsTable({ calls, totals, onSelect }: { calls: TraceRunNo
             <tfoot>
               <tr>
                 <th scope="row" colSpan={3}>
-                  Trace total ({totals.runCount} runs)
+                  Trace total ({countOf(totals.runCount, "run")})
                 </th>
                 <td className="numeric">{formatTokens(totals.usage.inputTokens)}</td>
                 <td className="numeric">{formatTokens(totals.usage.outputTokens)}</td>

@@ -3,7 +3,7 @@ import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js"
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { TraceTreeDocument } from "../../generated/graphql.js";
-import { formatLatency, formatTokens, formatUsd } from "../../lib/format.js";
+import { formatLatency, formatTokens, formatUsd, countOf } from "../../lib/format.js";
 import { routePath } from "../../lib/routes.js";
 import { layoutTraceTree } from "../../lib/trace-tree.js";
 import { Link, navigate } from "../../router.js";
@@ -76,7 +76,7 @@ export function TraceDetailPage({ traceId, selectedRunId }: { traceId: string; s
         {selected && <TraceRunPanel key={selected.traceRunId} traceRunId={selected.traceRunId} />}
       </div>
       {trace.runs.pageInfo.hasNextPage && (
-        <p className="muted small">Showing the first {runs.length} of {trace.runs.totalCount} runs of this trace.</p>
+        <p className="muted small">Showing the first {runs.length} of {countOf(trace.runs.totalCount, "run")} of this trace.</p>
       )}
       <ModelCallsTable calls={modelCalls} totals={totals} onSelect={select} />
     </div>

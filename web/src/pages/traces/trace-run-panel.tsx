@@ -3,6 +3,7 @@ import { ErrorBanner, Loading, StatusBadge } from "../../components/feedback.js"
 import { JsonView } from "../../components/json-view.js";
 import { TraceRunDetailDocument } from "../../generated/graphql.js";
 import { formatDateTime, formatLatency } from "../../lib/format.js";
+import { hasLangChainJson, readableLangChainJson } from "../../lib/langchain-json.js";
 import { RenderedMessageView } from "./rendered-message.js";
 import { UsageBreakdown } from "./usage-breakdown.js";
 
@@ -49,7 +50,7 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
           </>
         )}
       </dl>
-      {run.error && <ErrorBanner error={run.error} />}
+      {run.status === "interrupted" ? <InterruptNote values={run.interrupts} /> : run.error && <ErrorBanner error={run.error} />}
       {(run.usage || run.cost) && <UsageBreakdown usage={run.usage ?? null} cost={run.cost ?? null} />}
       {rendered ? (
         <div className="rendered" data-testid="rendered-messages">
@@ -65,7 +66,7 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
           {rendered.format === "UNRECOGNIZED" && <p className="muted">The messages were in a format Hangar does not recognise.</p>}
         </div>
       ) : (
-        <p className="muted">Only model calls have rendered messages; the raw inputs and outputs are below.</p>
+        <ReadableInputsAndOutputs inputs={run.inputs} outputs={run.outputs} />
       )}
       {[...run.warnings, ...(rendered?.warnings ?? [])].length > 0 && (
         <div className="banner banner-warning">
@@ -86,5 +87,32 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
         <JsonView value={run.outputs} label="Raw outputs" />
       </details>
     </section>
+  );
+}
+
+/** A node stopped by interrupt(): waiting for an answer, not failed, so no error and no stack. */
+function InterruptNote({ values }: { values: unknown }) {
+  return (
+    <div className="banner banner-warning" role="status" data-testid="interrupt-note">
+      <span>Interrupted: the node called interrupt() and the run waits for an answer (resume it from the thread or the Test page).</span>
+      {Array.isArray(values) && values.length > 0 && <JsonView value={values} label="Interrupt values" compact />}
+    </div>
+  );
+}
+
+/**
+ * A chain's or tool's inputs and outputs, with LangChain-serialized objects (messages above all)
+ * shown as what they stand for; exactly as stored under "Raw inputs" / "Raw outputs".
+ */
+function ReadableInputsAndOutputs({ inputs, outputs }: { inputs: unknown; outputs: unknown }) {
+  const isSerialized = hasLangChainJson(inputs) || hasLangChainJson(outputs);
+  return (
+    <div className="readable-io" data-testid="readable-io">
+      <h3 className="subheading">Inputs</h3>
+      <JsonView value={readableLangChainJson(inputs ?? null)} label="Inputs" />
+      <h3 className="subheading">Outputs</h3>
+      <JsonView value={readableLangChainJson(outputs ?? null)} label="Outputs" />
+      {isSerialized && <p className="muted small">LangChain objects are shown by type and fields; the raw JSON is below.</p>}
+    </div>
   );
 }

@@ -6,7 +6,7 @@ import { EmptyState, ErrorBanner, Loading, StatusBadge } from "../../components/
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
 import { TraceListDocument, UsageByDayAndModelDocument, type TraceRowFragment } from "../../generated/graphql.js";
-import { formatLatency, formatTokens, formatUsd } from "../../lib/format.js";
+import { formatLatency, formatTokens, formatUsd, countOf } from "../../lib/format.js";
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
 import { CostChart } from "./cost-chart.js";
@@ -92,7 +92,7 @@ export function TracesPage() {
                     >
                       {row.name ?? "(unnamed)"}
                     </Link>
-                    {row.totals && <span className="muted small"> · {row.totals.runCount} runs</span>}
+                    {row.totals && <span className="muted small"> · {countOf(row.totals.runCount, "run")}</span>}
                   </td>
                   <td>
                     <span className="chip">{row.runType ?? "—"}</span>
@@ -106,7 +106,7 @@ export function TracesPage() {
                   <td className="numeric">{formatLatency(row.latencyMs)}</td>
                   <td className="numeric">{formatTokens(row.totals?.usage.totalTokens ?? row.usage?.totalTokens)}</td>
                   <td className="numeric">{formatUsd(row.totals?.cost.totalCost ?? row.cost?.totalCost)}</td>
-                  <td className="muted">{row.modelName ?? "—"}</td>
+                  <td className="muted">{row.modelName ?? (row.totals?.modelNames.length ? row.totals.modelNames.join(", ") : "—")}</td>
                 </tr>
               ))}
             </tbody>
@@ -115,7 +115,7 @@ export function TracesPage() {
       )}
       {firstPage && (
         <p className="muted small">
-          {firstPage.totalCount} {nameContains.trim() ? `whose name contains “${nameContains.trim()}”` : "in total"}.
+          {countOf(firstPage.totalCount, "trace")} {nameContains.trim() ? `whose name contains “${nameContains.trim()}”` : "in total"}.
         </p>
       )}
       {hasMore && (
