@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { untilRunValues } from "../helpers/run-progress.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 const contents = (values: unknown) => ((values as { messages: Array<{ content: string }> }).messages ?? []).map((m) => m.content);
@@ -70,14 +69,13 @@ describe("durable runs", () => {
   });
 });
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** `hangar worker` as a real child process: it executes runs and can be killed like a crash. */
 async function spawnWorker(database: TestDatabase, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(root, "src/cli.ts"), "worker", "--config", "test/fixtures/langgraph.json"],
-    { cwd: root, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...env } },
+    cliArgs(["worker", "--config", "test/fixtures/langgraph.json"]),
+    { cwd: CLI_CWD, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...env } },
   );
   let output = "";
   await new Promise<void>((resolve, reject) => {
