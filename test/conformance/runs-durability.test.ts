@@ -25,8 +25,12 @@ async function sharedDatabase(): Promise<TestDatabase> {
   return database;
 }
 
+// Each test starts `hangar worker` processes: ~2 s apiece on an idle machine, over 20 s measured
+// with two test files at a time at a load average of 25 (past the default 30 s for the test).
+const PROCESS_TEST = { timeout: 120_000 };
+
 describe("durable runs", () => {
-  it("hands an unfinished run back at shutdown; the next process resumes it from its last checkpoint", async () => {
+  it("hands an unfinished run back at shutdown; the next process resumes it from its last checkpoint", PROCESS_TEST, async () => {
     const database = await sharedDatabase();
     const first = await serverOn(database, { HANGAR_SHUTDOWN_GRACE_MS: "50" });
     const thread = await first.client.threads.create();
@@ -47,7 +51,7 @@ describe("durable runs", () => {
     expect(attempts).toEqual([1, 2]);
   });
 
-  it("takes over a run whose worker process was killed, once its lease expires, and resumes it with attempt + 1", async () => {
+  it("takes over a run whose worker process was killed, once its lease expires, and resumes it with attempt + 1", PROCESS_TEST, async () => {
     const database = await sharedDatabase();
     const api = await startTestServer({ database, roles: { api: true, worker: false } });
     cleanups.push(() => api.close());
