@@ -12,7 +12,7 @@ import { adminUrl, databaseUrlFor, templateDatabase, testDatabasePrefix } from "
  * test file clones (CREATE DATABASE … TEMPLATE), so files get their own database in milliseconds.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  buildServer();
+  buildServer({ allowTypeErrors: true });
   await buildConsole({ log: () => undefined });
   process.env.HANGAR_TEST_TEMPLATE = `hangar_test_template_${process.pid}`;
   const template = templateDatabase();
