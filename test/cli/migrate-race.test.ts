@@ -1,20 +1,18 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/db/migration-list.js";
 import { adminUrl, databaseUrlFor } from "../helpers/postgres-urls.js";
+import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const TRIALS = 10;
 
-/** `hangar migrate` through the real CLI entry (tsx, as test/cli/serve.test.ts runs it). */
+/** `hangar migrate` through the real CLI entry (built, as test/cli/serve.test.ts runs it). */
 function migrate(databaseUrl: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/cli.ts"), "migrate"], {
-      cwd: root,
+    const child = spawn(process.execPath, cliArgs(["migrate"]), {
+      cwd: CLI_CWD,
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "error" },
     });
     let output = "";

@@ -1,16 +1,14 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createTestDatabase } from "../helpers/test-database.js";
+import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Runs the real CLI entry (through tsx, as `npm start` runs the built one) and collects output. */
+/** Runs the real CLI entry (built, as `npm start` runs it) and collects output. */
 function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/cli.ts"), ...args], {
-      cwd: root,
+    const child = spawn(process.execPath, cliArgs(args), {
+      cwd: CLI_CWD,
       env: { ...process.env, LOG_LEVEL: "error", ...env },
     });
     let output = "";
@@ -44,8 +42,8 @@ describe("hangar CLI", () => {
     const database = await createTestDatabase();
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", path.join(root, "src/cli.ts"), "serve", "--config", "test/fixtures/langgraph.json", "--port", "0"],
-      { cwd: root, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info" } },
+      cliArgs(["serve", "--config", "test/fixtures/langgraph.json", "--port", "0"]),
+      { cwd: CLI_CWD, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info" } },
     );
     let output = "";
     const listening = new Promise<string>((resolve, reject) => {

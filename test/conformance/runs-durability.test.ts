@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { untilRunValues } from "../helpers/run-progress.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 const contents = (values: unknown) => ((values as { messages: Array<{ content: string }> }).messages ?? []).map((m) => m.content);
@@ -26,8 +25,12 @@ async function sharedDatabase(): Promise<TestDatabase> {
   return database;
 }
 
+// Each test starts `hangar worker` processes: ~2 s apiece on an idle machine, over 20 s measured
+// with two test files at a time at a load average of 25 (past the default 30 s for the test).
+const PROCESS_TEST = { timeout: 120_000 };
+
 describe("durable runs", () => {
-  it("hands an unfinished run back at shutdown; the next process resumes it from its last checkpoint", async () => {
+  it("hands an unfinished run back at shutdown; the next process resumes it from its last checkpoint", PROCESS_TEST, async () => {
     const database = await sharedDatabase();
     const first = await serverOn(database, { HANGAR_SHUTDOWN_GRACE_MS: "50" });
     const thread = await first.client.threads.create();
@@ -48,7 +51,7 @@ describe("durable runs", () => {
     expect(attempts).toEqual([1, 2]);
   });
 
-  it("takes over a run whose worker process was killed, once its lease expires, and resumes it with attempt + 1", async () => {
+  it("takes over a run whose worker process was killed, once its lease expires, and resumes it with attempt + 1", PROCESS_TEST, async () => {
     const database = await sharedDatabase();
     const api = await startTestServer({ database, roles: { api: true, worker: false } });
     cleanups.push(() => api.close());
@@ -70,14 +73,13 @@ describe("durable runs", () => {
   });
 });
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** `hangar worker` as a real child process: it executes runs and can be killed like a crash. */
 async function spawnWorker(database: TestDatabase, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(root, "src/cli.ts"), "worker", "--config", "test/fixtures/langgraph.json"],
-    { cwd: root, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...env } },
+    cliArgs(["worker", "--config", "test/fixtures/langgraph.json"]),
+    { cwd: CLI_CWD, env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: "info", ...env } },
   );
   let output = "";
   await new Promise<void>((resolve, reject) => {

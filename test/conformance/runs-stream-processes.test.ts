@@ -30,8 +30,8 @@ beforeAll(async () => {
   processes.push(...started);
   creating = new Client({ apiUrl: started[0]!.url!, callerOptions: { maxRetries: 0 } } as never);
   joining = new Client({ apiUrl: started[1]!.url!, callerOptions: { maxRetries: 0 } } as never);
-  // Each process compiles the sources through tsx at start: ~20 s on an idle machine, over 2 min
-  // measured with two copies of this file running at a load average of 27.
+  // The processes run the built CLI (test/helpers/cli-process.ts); through tsx each took ~20 s to
+  // start on an idle machine, over 2 min with two copies of this file at a load average of 27.
 }, 300_000);
 afterAll(async () => {
   await stopCliProcesses();

@@ -1,15 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { sql } from "../helpers/sql.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startWebhookReceiver, unusedPort } from "../helpers/webhook-receiver.js";
+import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -54,9 +52,9 @@ describe("the webhook outbox", () => {
 async function spawnServer(database: TestDatabase): Promise<{ url: string; process: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(root, "src/cli.ts"), "serve", "--config", "test/fixtures/langgraph.json", "--port", "0"],
+    cliArgs(["serve", "--config", "test/fixtures/langgraph.json", "--port", "0"]),
     {
-      cwd: root,
+      cwd: CLI_CWD,
       env: {
         ...process.env,
         DATABASE_URL: database.url,

@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
-import { build } from "vite";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startTestServer, type TestServer, type TestServerOptions } from "../helpers/test-server.js";
 
@@ -24,27 +22,12 @@ function findChromium(): string | null {
 }
 
 /**
- * Builds the console from the current sources into a fresh temporary directory, so the browser
- * tests never run against a missing or stale dist/web. Returns the directory (for
- * HANGAR_CONSOLE_DIR) and its remover.
+ * The console built from the current sources: the test run's global setup rebuilds dist/web when
+ * anything under web/ changed since (as `npm run build` does), so the browser tests never run
+ * against a missing or stale console, and the files share one build instead of one Vite build
+ * each (6-20 s apiece).
  */
-export async function buildConsoleIntoTempDir(): Promise<{ directory: string; remove: () => Promise<void> }> {
-  const directory = await fsp.mkdtemp(path.join(os.tmpdir(), "hangar-console-e2e-"));
-  // Vite and the React plugin take NODE_ENV from the process when it is set, and the test runner
-  // sets it to "test": without this the build would mix development JSX with production React.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
-  try {
-    await build({
-      configFile: path.join(repositoryRoot, "web/vite.config.ts"),
-      logLevel: "warn",
-      build: { outDir: directory, emptyOutDir: true },
-    });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
-  return { directory, remove: () => fsp.rm(directory, { recursive: true, force: true }) };
-}
+export const BUILT_CONSOLE_DIR = path.join(repositoryRoot, "dist/web");
 
 /** Headless Chromium; a missing browser fails the test run with what to install, never skips it. */
 export async function launchChromium(): Promise<Browser> {
@@ -85,7 +68,7 @@ export interface ConsoleBrowser {
 }
 
 /**
- * The shared fixture of a browser test file: builds the console, starts a server serving it and
+ * The shared fixture of a browser test file: starts a server serving the built console and
  * opens one page in headless Chromium (beforeAll); closes them all (afterAll); screenshots a
  * failing test's page as `failed-<prefix>-<test name>`. The returned object is filled in by
  * beforeAll, so read its fields inside tests.
@@ -98,13 +81,11 @@ export function useConsoleBrowser(options: {
   screenshotPrefix: string;
 }): ConsoleBrowser {
   const fixture = {} as ConsoleBrowser;
-  let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>> | undefined;
   beforeAll(async () => {
-    // The browser first: without one there is nothing to build or start a server for.
+    // The browser first: without one there is no use starting a server.
     fixture.browser = await launchChromium();
-    consoleBuild = await buildConsoleIntoTempDir();
-    fixture.consoleDirectory = consoleBuild.directory;
-    fixture.server = await startTestServer({ ...options.server, env: { ...options.server?.env, HANGAR_CONSOLE_DIR: consoleBuild.directory } });
+    fixture.consoleDirectory = BUILT_CONSOLE_DIR;
+    fixture.server = await startTestServer({ ...options.server, env: { ...options.server?.env, HANGAR_CONSOLE_DIR: BUILT_CONSOLE_DIR } });
     fixture.context = await fixture.browser.newContext({
       viewport: options.viewport ?? { width: 1360, height: 880 },
       colorScheme: "light",
@@ -117,7 +98,6 @@ export function useConsoleBrowser(options: {
   afterAll(async () => {
     await fixture.browser?.close();
     await fixture.server?.close();
-    await consoleBuild?.remove();
   });
   afterEach(async ({ task }) => {
     if (task.result?.state === "fail" && fixture.page) {

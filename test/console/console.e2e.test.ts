@@ -149,8 +149,12 @@ describe("the web console", () => {
   it("shows a slow run mid-way; a second message is refused under reject, interrupts it under interrupt; a reload re-attaches; cancel stops a run", async () => {
     await page.getByLabel("Assistant", { exact: true }).selectOption({ label: "slow (slow v1)" });
     await page.getByText("Run options").click();
-    // Slow enough that the run is still going when the next messages are typed, on a loaded machine too.
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 1200}');
+    // The first run must still be going when the interrupting message arrives: between them the
+    // page shows a step, sends a refused message and switches the strategy, which took over the
+    // 1.4 s left by 700 ms steps at a load average of 25 (the run had finished). 4 s steps leave
+    // 8 s; the interrupting run itself is quick (it only has to finish).
+    const context = page.getByLabel("Context for these runs");
+    await context.fill('{"step_ms": 4000}');
     const composer = page.getByLabel("Message", { exact: true });
     await composer.fill("take your time");
     await composer.press("Enter");
@@ -163,6 +167,7 @@ describe("the web console", () => {
     await page.getByRole("alert").getByText("THREAD_BUSY").waitFor();
 
     await page.getByLabel("When a run is already active").selectOption("INTERRUPT");
+    await context.fill('{"step_ms": 100}');
     await composer.fill("change of plans");
     await composer.press("Enter");
     await page.getByRole("log").getByText("change of plans").waitFor();
@@ -179,7 +184,7 @@ describe("the web console", () => {
     expect(await statuses()).toEqual(["SUCCESS", "INTERRUPTED"]);
 
     // Slow enough to outlast a page reload: the reloaded page re-attaches to the running run.
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 5000}');
+    await context.fill('{"step_ms": 5000}');
     await composer.fill("never mind");
     await composer.press("Enter");
     await page.locator('[data-testid="run-status"][data-status="running"]').waitFor();

@@ -4,25 +4,22 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 import { signUserToken } from "../helpers/user-tokens.js";
-import { buildConsoleIntoTempDir, launchChromium, saveScreenshot, watchPageErrors } from "./browser-helpers.js";
+import { BUILT_CONSOLE_DIR, launchChromium, saveScreenshot, watchPageErrors } from "./browser-helpers.js";
 
 // The console against a deployment with custom auth (the README's JWT example): it asks for a
 // user's token, sends it as a bearer token over HTTP and graphql-ws, and shows only that user's data.
 const AUTH_DEPLOYMENT = path.resolve(path.dirname(FIXTURE_DEPLOYMENT), "auth.langgraph.json");
 
-let consoleBuild: Awaited<ReturnType<typeof buildConsoleIntoTempDir>>;
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
   browser = await launchChromium();
-  consoleBuild = await buildConsoleIntoTempDir();
-  server = await startTestServer({ configPath: AUTH_DEPLOYMENT, env: { HANGAR_CONSOLE_DIR: consoleBuild.directory } });
+  server = await startTestServer({ configPath: AUTH_DEPLOYMENT, env: { HANGAR_CONSOLE_DIR: BUILT_CONSOLE_DIR } });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await consoleBuild?.remove();
 });
 
 async function clientFor(user: string): Promise<Client> {

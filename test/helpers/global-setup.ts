@@ -1,14 +1,19 @@
 import pg from "pg";
+import { buildConsole, buildServer } from "../../scripts/build-steps.js";
 import { openDatabase } from "../../src/db/database.js";
 import { migrateDatabase } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/logger.js";
 import { adminUrl, databaseUrlFor, templateDatabase, testDatabasePrefix } from "./postgres-urls.js";
 
 /**
- * Runs once per `vitest run`: builds a migrated template database that every test file clones
- * (CREATE DATABASE … TEMPLATE), so files get their own database in milliseconds and run in parallel.
+ * Runs once per `vitest run`: builds what changed (as `npm run build`: the tests that start the
+ * CLI as an OS process run dist/src/cli.js, and the browser tests load dist/web; when nothing
+ * changed this only compares modification times), and a migrated template database that every
+ * test file clones (CREATE DATABASE … TEMPLATE), so files get their own database in milliseconds.
  */
 export default async function setup(): Promise<() => Promise<void>> {
+  buildServer({ allowTypeErrors: true });
+  await buildConsole({ log: () => undefined });
   process.env.HANGAR_TEST_TEMPLATE = `hangar_test_template_${process.pid}`;
   const template = templateDatabase();
   const admin = new pg.Client({ connectionString: adminUrl() });
