@@ -1,5 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 /**
@@ -11,8 +13,14 @@ import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 const EXAMPLES = path.resolve(import.meta.dirname, "../../examples/langgraph.json");
 
+// A schema cache of its own, so the schemas are derived from the graph's types while the page is
+// open (as right after a deployment's first start), and a short GraphQL deadline, so the page's
+// schema query outlives it: the editor must ask again until the schema is ready.
+const DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "hangar-edit-state-"));
+afterAll(() => rmSync(DATA_DIR, { recursive: true, force: true }));
+
 const fixture = useConsoleBrowser({
-  server: { configPath: EXAMPLES, env: { HANGAR_SCHEMAS_FROM_TYPES: "true" } },
+  server: { configPath: EXAMPLES, env: { HANGAR_SCHEMAS_FROM_TYPES: "true", HANGAR_DATA_DIR: DATA_DIR, HANGAR_GRAPHQL_DEADLINE_MS: "3000" } },
   screenshotPrefix: "edit-state-approval",
 });
 

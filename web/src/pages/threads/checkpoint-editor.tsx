@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { execute } from "../../api/graphql-client.js";
 import { useAction, useQuery } from "../../api/use-query.js";
 import { ErrorBanner } from "../../components/feedback.js";
@@ -36,6 +36,15 @@ export function CheckpointEditor({
   const [asNode, setAsNode] = useState(defaultAsNode);
   const parsed = useMemo(() => parseJsonObject(text), [text]);
   const schemaQuery = useQuery(ThreadStateSchemaDocument, { assistantId });
+  // Right after start-up the server may still be deriving schemas from the graph's TypeScript
+  // types (tens of seconds on a busy machine): the query then outlives the GraphQL deadline. Ask
+  // again until they are ready, rather than editing unchecked for the rest of the page's life.
+  const { error: schemaError, refetch: refetchSchema } = schemaQuery;
+  useEffect(() => {
+    if (schemaError?.code !== "DEADLINE_EXCEEDED") return;
+    const timer = window.setTimeout(refetchSchema, 1000);
+    return () => window.clearTimeout(timer);
+  }, [schemaError, refetchSchema]);
   const schema = (schemaQuery.data?.assistant.graphSchemas.stateSchema ?? null) as JsonSchema | null;
   const issues = parsed.ok && schema ? checkAgainstSchema(parsed.value, schema) : [];
   const update = parsed.ok ? changedKeys(values, parsed.value) : {};
