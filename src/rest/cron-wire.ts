@@ -38,6 +38,11 @@ export interface CronFiringWire {
   error: JsonObject | null;
 }
 
+/** A cron as every crons route answers it: with its last firing (null before the first). */
+export function cronAnswerToWire(cron: Cron, lastFiring: CronFiring | null | undefined): CronWire {
+  return { ...cronToWire(cron), last_firing: lastFiring ? cronFiringToWire(lastFiring) : null };
+}
+
 export function cronFiringToWire(firing: CronFiring): CronFiringWire {
   return {
     run_id: firing.runId,

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { cronsService } from "../../services/crons.service.js";
-import { createCronFromWire, cronFilterFromWire, cronFiringToWire, cronToWire, searchCronsFromWire, updateCronFromWire } from "../cron-wire.js";
+import { createCronFromWire, cronAnswerToWire, cronFilterFromWire, searchCronsFromWire, updateCronFromWire } from "../cron-wire.js";
 import { CronCountRequest, CronCreate, CronPatch, CronSearchRequest } from "../schemas/crons.js";
 import { selectFields } from "../wire.js";
 import { createRouteKit, takePage } from "./route-kit.js";
@@ -15,7 +15,7 @@ export function cronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   // Create Cron (stateless: each firing runs on a new thread)
   routes.post("/", async (c) => {
     const cron = await cronsService.create(ctx(c), createCronFromWire(await body(c, CronCreate), null));
-    return c.json(cronToWire(cron));
+    return c.json(cronAnswerToWire(cron, null));
   });
 
   // Search Crons
@@ -29,8 +29,7 @@ export function cronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
     const lastFirings = wantsFirings ? await cronsService.lastFiringsOf(context, page) : new Map();
     return c.json(
       page.map((cron) => {
-        const firing = lastFirings.get(cron.cronId);
-        return selectFields({ ...cronToWire(cron), last_firing: firing ? cronFiringToWire(firing) : null }, request.select);
+        return selectFields(cronAnswerToWire(cron, lastFirings.get(cron.cronId)), request.select);
       }),
     );
   });
@@ -43,7 +42,10 @@ export function cronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   // Patch Cron
   routes.patch("/:cron_id", async (c) => {
     const request = await body(c, CronPatch);
-    return c.json(cronToWire(await cronsService.update(ctx(c), c.req.param("cron_id"), updateCronFromWire(request))));
+    const context = ctx(c);
+    const cron = await cronsService.update(context, c.req.param("cron_id"), updateCronFromWire(request));
+    const firing = (await cronsService.lastFiringsOf(context, [cron])).get(cron.cronId);
+    return c.json(cronAnswerToWire(cron, firing));
   });
 
   // Delete Cron
@@ -63,7 +65,7 @@ export function threadCronRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   // Create Thread Cron
   routes.post("/:thread_id/runs/crons", async (c) => {
     const request = await body(c, CronCreate);
-    return c.json(cronToWire(await cronsService.create(ctx(c), createCronFromWire(request, c.req.param("thread_id")))));
+    return c.json(cronAnswerToWire(await cronsService.create(ctx(c), createCronFromWire(request, c.req.param("thread_id"))), null));
   });
 
   return routes;
