@@ -28,6 +28,8 @@ export interface TraceRunFilter {
   /** extra.metadata must contain this object (jsonb @>). */
   metadata?: JsonObject;
   tags?: string[];
+  /** The run carries a feedback with this key (and, when given, a score within the bounds, inclusive). */
+  feedback?: { key: string; scoreMin?: number; scoreMax?: number };
 }
 
 export interface TraceRunPageRequest {
@@ -93,5 +95,21 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   // Spelled exactly like the GIN index expression so the planner can use it.
   if (filter.metadata) add((ref) => `(extra -> 'metadata') @> ${ref}::jsonb`, JSON.stringify(filter.metadata));
   if (filter.tags) add((ref) => `tags @> ${ref}::text[]`, filter.tags);
+  if (filter.feedback) conditions.push(feedbackCondition(filter.feedback, params));
   return conditions;
+}
+
+/** EXISTS over trace_feedback_run_idx: one probe per candidate run. */
+function feedbackCondition(feedback: NonNullable<TraceRunFilter["feedback"]>, params: unknown[]): string {
+  params.push(feedback.key);
+  const parts = [`f.run_id = trace_runs.id`, `f.key = $${params.length}`];
+  if (feedback.scoreMin !== undefined) {
+    params.push(feedback.scoreMin);
+    parts.push(`f.score >= $${params.length}::numeric`);
+  }
+  if (feedback.scoreMax !== undefined) {
+    params.push(feedback.scoreMax);
+    parts.push(`f.score <= $${params.length}::numeric`);
+  }
+  return `EXISTS (SELECT 1 FROM trace_feedback f WHERE ${parts.join(" AND ")})`;
 }

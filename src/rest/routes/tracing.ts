@@ -33,6 +33,7 @@ import {
 } from "../schemas/tracing.js";
 import { traceProjectToWire, traceRunToV2Wire } from "../../tracing/ingest/langsmith-v2-wire.js";
 import { otelRoutes } from "./otel.js";
+import { tracingFeedbackRoutes } from "./tracing-feedback.js";
 import { createRouteKit } from "./route-kit.js";
 
 /** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
@@ -134,6 +135,9 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/sessions/:session_id", async (c) => {
     return c.json(traceProjectToWire(await tracesService.getProject(ctx(c), c.req.param("session_id"))));
   });
+
+  // LangSmith's feedback API on the stored runs.
+  routes.route("/feedback", tracingFeedbackRoutes(runtime));
 
   // OpenTelemetry spans (OTLP/HTTP) into the same store.
   routes.route("/otel", otelRoutes(runtime));
