@@ -25,9 +25,9 @@ export class CreateTraceFeedback1763760097500 implements MigrationInterface {
         created_at timestamptz NOT NULL,
         modified_at timestamptz NOT NULL
       )`);
-    await queryRunner.query(`CREATE INDEX trace_feedback_run_idx ON trace_feedback (run_id, created_at, id)`);
-    // Trace searches filter by key (and score): the runs carrying a key are found from here.
-    await queryRunner.query(`CREATE INDEX trace_feedback_key_idx ON trace_feedback (key, score)`);
+    await queryRunner.query(`CREATE INDEX trace_feedback_run_idx ON trace_feedback (run_id, key, created_at)`);
+    // Run and trace searches filter by key (and score): one probe per candidate run or trace.
+    await queryRunner.query(`CREATE INDEX trace_feedback_trace_idx ON trace_feedback (trace_id, key, score)`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

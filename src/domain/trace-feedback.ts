@@ -59,10 +59,10 @@ export const FEEDBACK_KEY_MAX_LENGTH = 200;
  * A score as stored: booleans as 1/0, numbers at most four decimals (LangSmith's precision,
  * which its SDK rounds to before sending). Returns an error message for anything else.
  */
-export function feedbackScore(score: number | boolean | null | undefined): { ok: true; score: number | null | undefined } | { ok: false; message: string } {
+export function feedbackScore(score: unknown): { ok: true; score: number | null | undefined } | { ok: false; message: string } {
   if (score === undefined || score === null) return { ok: true, score };
   if (typeof score === "boolean") return { ok: true, score: score ? 1 : 0 };
-  if (!Number.isFinite(score)) return { ok: false, message: "score must be a finite number or a boolean" };
+  if (typeof score !== "number" || !Number.isFinite(score)) return { ok: false, message: "score must be a finite number or a boolean" };
   if (Math.abs(score) >= 1e12) return { ok: false, message: "score must be below 1e12 in magnitude" };
   return { ok: true, score: Number(score.toFixed(4)) };
 }

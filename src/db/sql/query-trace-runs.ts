@@ -28,8 +28,12 @@ export interface TraceRunFilter {
   /** extra.metadata must contain this object (jsonb @>). */
   metadata?: JsonObject;
   tags?: string[];
-  /** The run carries a feedback with this key (and, when given, a score within the bounds, inclusive). */
-  feedback?: { key: string; scoreMin?: number; scoreMax?: number };
+  /**
+   * A feedback with this key (and, when given, a score within the bounds, inclusive) on the run
+   * itself, or with `inTrace` on any run of its trace (a trace search finds a trace whose LLM call
+   * was judged).
+   */
+  feedback?: { key: string; scoreMin?: number; scoreMax?: number; inTrace?: boolean };
 }
 
 export interface TraceRunPageRequest {
@@ -99,10 +103,10 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   return conditions;
 }
 
-/** EXISTS over trace_feedback_run_idx: one probe per candidate run. */
+/** EXISTS over trace_feedback's run or trace index: one probe per candidate run. */
 function feedbackCondition(feedback: NonNullable<TraceRunFilter["feedback"]>, params: unknown[]): string {
   params.push(feedback.key);
-  const parts = [`f.run_id = trace_runs.id`, `f.key = $${params.length}`];
+  const parts = [feedback.inTrace ? `f.trace_id = trace_runs.trace_id` : `f.run_id = trace_runs.id`, `f.key = $${params.length}`];
   if (feedback.scoreMin !== undefined) {
     params.push(feedback.scoreMin);
     parts.push(`f.score >= $${params.length}::numeric`);
