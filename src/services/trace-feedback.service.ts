@@ -18,7 +18,10 @@ import {
   type TraceFeedback,
   type UpdateFeedbackInput,
 } from "../domain/trace-feedback.js";
+import { getTraceRuns } from "../db/sql/get-trace-runs.js";
+import type { IngestTraceRunsInput } from "../domain/trace-run.js";
 import { requireOperator } from "./access-scope.js";
+import { tracesService } from "./traces.service.js";
 import type { ServiceContext } from "./service-context.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,36 +35,47 @@ export const traceFeedbackService = {
   /** A feedback on an existing run; 404 when the run does not exist, 409 when the id is taken. */
   async create(ctx: ServiceContext, input: CreateFeedbackInput): Promise<TraceFeedback> {
     requireOperator(ctx, WHAT);
-    const id = input.id ?? newId();
-    requireUuid(id, "id");
-    requireUuid(input.runId, "run_id");
-    if (input.traceId != null) requireUuid(input.traceId, "trace_id");
-    requireKey(input.key);
-    const score = requireScore(input.score);
-    const sourceType = input.source?.type ?? "api";
-    if (typeof sourceType !== "string" || sourceType.length === 0 || sourceType.length > 100) {
-      throw new InvalidInputError("feedback_source.type must be a non-empty string of at most 100 characters");
-    }
-    const fields = { value: input.value ?? null, comment: input.comment ?? null, correction: input.correction ?? null };
-    assertStorableText({ key: input.key, ...fields, feedback_source: input.source ?? null }, "feedback");
-    const runId = input.runId.toLowerCase();
-    const traceId = input.traceId?.toLowerCase();
+    const row = validatedFeedback(input);
     // The trace check needs the stored row: insert and check in one transaction, so a refusal leaves nothing.
     return withTransaction(ctx.db, async (manager) => {
-      const stored = await insertTraceFeedback(manager, {
-        id: id.toLowerCase(),
-        runId,
-        key: input.key,
-        score: score ?? null,
-        ...fields,
-        source: { type: sourceType, metadata: input.source?.metadata ?? {} },
-      });
-      if (stored === "conflict") throw new ConflictError(`Feedback '${id}' already exists`);
+      const stored = await insertTraceFeedback(manager, row);
+      if (stored === "conflict") throw new ConflictError(`Feedback '${row.id}' already exists`);
       if (stored === null) throw new NotFoundError(`Trace run '${input.runId}' not found: feedback needs a stored run`);
-      if (traceId !== undefined && stored.traceId !== null && stored.traceId !== traceId) {
-        throw new InvalidInputError(`trace_id '${input.traceId}' is not the trace of run '${input.runId}' (${stored.traceId})`);
-      }
+      requireRunTrace(stored, input);
       return stored;
+    });
+  },
+
+  /**
+   * A LangSmith multipart batch: its runs, then the feedback parts that came with them, which may
+   * name runs of the same batch. Every feedback is checked (and its run found in the batch or the
+   * store) before anything is written; the feedback is then written in one transaction after the
+   * runs. A feedback id already stored is skipped: the SDK re-sends a batch it saw fail.
+   */
+  async ingestWithRuns(ctx: ServiceContext, runs: IngestTraceRunsInput, feedback: readonly CreateFeedbackInput[]): Promise<void> {
+    requireOperator(ctx, WHAT);
+    const rows = feedback.map((input) => validatedFeedback(input));
+    // Each feedback's run, with its trace where known: from the batch's posts, else from the store.
+    const traceOfRun = new Map<string, string | null>();
+    for (const run of [...runs.posts, ...runs.patches]) {
+      const id = run.id.toLowerCase();
+      traceOfRun.set(id, run.traceId?.toLowerCase() ?? traceOfRun.get(id) ?? null);
+    }
+    const elsewhere = [...new Set(rows.map((row) => row.runId).filter((id) => !traceOfRun.has(id)))];
+    if (elsewhere.length > 0) {
+      for (const run of await getTraceRuns(ctx.db.dataSource.manager, elsewhere)) traceOfRun.set(run.id, run.traceId);
+      const missing = elsewhere.find((id) => !traceOfRun.has(id));
+      if (missing) throw new NotFoundError(`Trace run '${missing}' not found: feedback needs a stored run`);
+    }
+    rows.forEach((row, index) => requireRunTrace({ runId: row.runId, traceId: traceOfRun.get(row.runId) ?? null }, feedback[index]!));
+    await tracesService.ingest(ctx, runs);
+    if (rows.length === 0) return;
+    await withTransaction(ctx.db, async (manager) => {
+      for (const [index, row] of rows.entries()) {
+        const stored = await insertTraceFeedback(manager, row);
+        if (stored === null) throw new NotFoundError(`Trace run '${row.runId}' not found: feedback needs a stored run`);
+        if (stored !== "conflict") requireRunTrace(stored, feedback[index]!);
+      }
     });
   },
 
@@ -105,6 +119,38 @@ export const traceFeedbackService = {
     if (!deleted) throw new NotFoundError(`Feedback '${id}' not found`);
   },
 };
+
+/** The row a feedback input becomes; every refusal names the field. */
+function validatedFeedback(input: CreateFeedbackInput): Omit<TraceFeedback, "traceId" | "createdAt" | "modifiedAt"> {
+  const id = input.id ?? newId();
+  requireUuid(id, "id");
+  requireUuid(input.runId, "run_id");
+  if (input.traceId != null) requireUuid(input.traceId, "trace_id");
+  requireKey(input.key);
+  const score = requireScore(input.score);
+  const sourceType = input.source?.type ?? "api";
+  if (typeof sourceType !== "string" || sourceType.length === 0 || sourceType.length > 100) {
+    throw new InvalidInputError("feedback_source.type must be a non-empty string of at most 100 characters");
+  }
+  const fields = { value: input.value ?? null, comment: input.comment ?? null, correction: input.correction ?? null };
+  assertStorableText({ key: input.key, ...fields, feedback_source: input.source ?? null }, "feedback");
+  return {
+    id: id.toLowerCase(),
+    runId: input.runId.toLowerCase(),
+    key: input.key,
+    score: score ?? null,
+    ...fields,
+    source: { type: sourceType, metadata: input.source?.metadata ?? {} },
+  };
+}
+
+/** A trace_id the client gave must be the run's (run ids are not reused across traces). */
+function requireRunTrace(stored: Pick<TraceFeedback, "runId" | "traceId">, input: CreateFeedbackInput): void {
+  const traceId = input.traceId?.toLowerCase();
+  if (traceId !== undefined && stored.traceId !== null && stored.traceId !== traceId) {
+    throw new InvalidInputError(`trace_id '${input.traceId}' is not the trace of run '${input.runId}' (${stored.traceId})`);
+  }
+}
 
 function requireUuid(value: string, field: string): void {
   if (!UUID.test(value)) throw new InvalidInputError(`${field} must be a UUID, got '${value}'`);

@@ -135,6 +135,43 @@ describe("langsmith's feedback calls against Hangar", () => {
   });
 });
 
+describe("feedback in LangSmith's multipart batches", () => {
+  it("a batching client's createFeedback (with a trace id) rides in the batch beside its run and is stored", async () => {
+    const batching = new Client({ apiUrl: `${server.url}/tracing`, apiKey: API_KEY, callerOptions: { maxRetries: 0 } });
+    const run = uuidv4();
+    const tree = new RunTree({ id: run, name: "batched", run_type: "chain", inputs: {}, project_name: "feedback-project", client: batching });
+    await tree.postRun();
+    await tree.end({ ok: true });
+    await tree.patchRun();
+    const feedback = await batching.createFeedback(run, "batched_key", { score: 0.5, traceId: run, comment: "from the batch" });
+    await batching.awaitPendingTraceBatches();
+    expect(await client.readFeedback(feedback.id)).toMatchObject({ id: feedback.id, run_id: run, trace_id: run, score: 0.5, comment: "from the batch" });
+  });
+
+  it("a batch whose feedback names an unknown run is a 404 and stores nothing", async () => {
+    const run = uuidv4();
+    const missing = uuidv4();
+    const feedbackId = uuidv4();
+    const form = new FormData();
+    const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: "application/json" });
+    form.append(`post.${run}`, json({ id: run, name: "lonely", run_type: "chain", start_time: new Date().toISOString() }));
+    form.append(`feedback.${feedbackId}`, json({ id: feedbackId, run_id: missing, key: "k" }));
+    const response = await server.request("/tracing/runs/multipart", { method: "POST", body: form });
+    expect(response.status).toBe(404);
+    expect(JSON.stringify(await response.json())).toContain(missing);
+    expect((await server.request(`/tracing/runs/${run}`)).status).toBe(404);
+    expect((await server.request(`/tracing/feedback/${feedbackId}`)).status).toBe(404);
+
+    const badScore = new FormData();
+    badScore.append(`post.${run}`, json({ id: run, name: "lonely", run_type: "chain", start_time: new Date().toISOString() }));
+    badScore.append(`feedback.${feedbackId}`, json({ run_id: run, key: "k", score: "high" }));
+    const refused = await server.request("/tracing/runs/multipart", { method: "POST", body: badScore });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await refused.json())).toMatch(new RegExp(`feedback\\.${feedbackId}.*score`));
+    expect((await server.request(`/tracing/runs/${run}`)).status).toBe(404);
+  });
+});
+
 describe("feedback in GraphQL", () => {
   it("TraceRun.feedback, the traces filter by key and score, and the mutations", async () => {
     const created = await graphql(

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import type { TraceFeedback } from "../../domain/trace-feedback.js";
+import type { z } from "zod";
+import type { CreateFeedbackInput, TraceFeedback } from "../../domain/trace-feedback.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import type { HangarRuntime } from "../../runtime.js";
 import { traceFeedbackService } from "../../services/trace-feedback.service.js";
@@ -13,18 +14,7 @@ export function tracingFeedbackRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // LangSmith: Create Feedback
   routes.post("/", async (c) => {
-    const request = await body(c, FeedbackCreateSchema);
-    const feedback = await traceFeedbackService.create(ctx(c), {
-      id: request.id,
-      runId: request.run_id,
-      traceId: request.trace_id,
-      key: request.key,
-      score: request.score,
-      value: request.value,
-      comment: request.comment,
-      correction: request.correction,
-      source: request.feedback_source,
-    });
+    const feedback = await traceFeedbackService.create(ctx(c), feedbackFromWire(await body(c, FeedbackCreateSchema)));
     return c.json(feedbackToWire(feedback));
   });
 
@@ -51,6 +41,21 @@ export function tracingFeedbackRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   });
 
   return routes;
+}
+
+/** LangSmith's FeedbackCreateSchema (a POST body or a multipart `feedback.<id>` part) → the service input. */
+export function feedbackFromWire(request: z.infer<typeof FeedbackCreateSchema>): CreateFeedbackInput {
+  return {
+    id: request.id,
+    runId: request.run_id,
+    traceId: request.trace_id,
+    key: request.key,
+    score: request.score,
+    value: request.value,
+    comment: request.comment,
+    correction: request.correction,
+    source: request.feedback_source,
+  };
 }
 
 /** LangSmith's FeedbackSchema. */

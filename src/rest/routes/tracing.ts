@@ -33,7 +33,9 @@ import {
 } from "../schemas/tracing.js";
 import { traceProjectToWire, traceRunToV2Wire } from "../../tracing/ingest/langsmith-v2-wire.js";
 import { otelRoutes } from "./otel.js";
-import { tracingFeedbackRoutes } from "./tracing-feedback.js";
+import { feedbackFromWire, tracingFeedbackRoutes } from "./tracing-feedback.js";
+import { FeedbackCreateSchema } from "../schemas/tracing-feedback.js";
+import { traceFeedbackService } from "../../services/trace-feedback.service.js";
 import { createRouteKit } from "./route-kit.js";
 
 /** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
@@ -80,8 +82,14 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // LangSmith: Multipart Ingest Runs
   routes.post("/runs/multipart", async (c) => {
-    const { post, patch } = await readMultipartRuns(c, maxBodyBytes);
-    await tracesService.ingest(ctx(c), { posts: multipartOperations(post, "post"), patches: multipartOperations(patch, "patch") });
+    const { post, patch, feedback } = await readMultipartRuns(c, maxBodyBytes);
+    const runs = { posts: multipartOperations(post, "post"), patches: multipartOperations(patch, "patch") };
+    if (feedback.length === 0) await tracesService.ingest(ctx(c), runs);
+    else {
+      // createFeedback with a trace id rides in the batch (as `feedback.<id>` parts).
+      const feedbackInputs = feedback.map((part) => feedbackFromWire(parseInput(FeedbackCreateSchema, part, `part feedback.${String(part.id)}`)));
+      await traceFeedbackService.ingestWithRuns(ctx(c), runs, feedbackInputs);
+    }
     return c.json({}, 202);
   });
 
