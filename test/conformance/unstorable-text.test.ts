@@ -143,7 +143,7 @@ afterAll(async () => {
 });
 
 /** Rows per table: a refused request must leave every count as it was. */
-const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices", "store_items"];
+const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "trace_feedback", "model_prices", "store_items"];
 
 function countRows(): Promise<Record<string, number>> {
   return countTableRows(server.database, COUNTED_TABLES);
