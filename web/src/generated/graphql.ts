@@ -655,7 +655,7 @@ export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string
           | { __typename: 'TextBlock', text: string }
           | { __typename: 'ToolCallBlock', id: string | null, name: string | null, args: unknown }
           | { __typename: 'UnknownBlock', original: unknown }
-        > }> } | null } };
+        > }> } | null, feedback: Array<{ feedbackId: string, key: string, score: number | null, value: unknown, comment: string | null, correction: unknown, sourceType: string, createdAt: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1831,6 +1831,16 @@ export const TraceRunDetailDocument = new TypedDocumentString(`
       outputMessages {
         ...RenderedMessage
       }
+    }
+    feedback {
+      feedbackId
+      key
+      score
+      value
+      comment
+      correction
+      sourceType
+      createdAt
     }
   }
 }
