@@ -7,7 +7,7 @@ import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 const fixture = useConsoleBrowser({ screenshotPrefix: "trace-feedback" });
 
 describe("feedback in the console's trace view", () => {
-  it("lists a run's feedback (key, score, value, comment, correction, source) and says when there is none", async () => {
+  it("lists a run's feedback, adds and deletes one, and says when there is none", async () => {
     const { server, page } = fixture;
     const rootId = randomUUID();
     const callId = randomUUID();
@@ -42,8 +42,31 @@ describe("feedback in the console's trace view", () => {
     const table = page.getByTestId("run-feedback");
     await table.waitFor();
     const cells = await table.locator("tbody tr").first().locator("td").allTextContents();
-    expect(cells).toEqual(["correctnessmodel", "0.25", "wrong city", "The parcel is in Lille", '{"content":"It left Lille this morning."}']);
+    expect(cells).toEqual(["correctnessmodel", "0.25", "wrong city", "The parcel is in Lille", '{"content":"It left Lille this morning."}', "Delete"]);
+
+    // Added from the console (source app), and stored: the langsmith client reads it back.
+    const form = page.getByRole("form", { name: "Add feedback" });
+    await form.getByLabel("Feedback key").fill("helpfulness");
+    await form.getByLabel("Score").fill("0.9");
+    await form.getByLabel("Comment").fill("clear answer");
+    await form.getByRole("button", { name: "Add feedback" }).click();
+    await table.getByText("clear answer").waitFor();
+    const stored = [];
+    for await (const feedback of client.listFeedback({ runIds: [callId], feedbackKeys: ["helpfulness"] })) stored.push(feedback);
+    expect(stored).toMatchObject([{ key: "helpfulness", score: 0.9, comment: "clear answer", feedback_source: { type: "app" } }]);
     await saveScreenshot(page, "run-feedback", { fullPage: true });
+
+    // A bad score is the server's refusal, shown; nothing is added.
+    await form.getByLabel("Feedback key").fill("x".repeat(201));
+    await form.getByRole("button", { name: "Add feedback" }).click();
+    await page.getByRole("alert").getByText(/key must be a non-empty string of at most 200 characters/).waitFor();
+    expect(await table.locator("tbody tr").count()).toBe(2);
+
+    await table.getByRole("button", { name: "Delete feedback correctness" }).click();
+    await table.getByText("The parcel is in Lille").waitFor({ state: "detached" });
+    const left = [];
+    for await (const feedback of client.listFeedback({ runIds: [callId] })) left.push(feedback.key);
+    expect(left).toEqual(["helpfulness"]);
 
     await page.goto(`${server.url}/console/traces/${rootId}?run=${rootId}`);
     await page.getByTestId("trace-run-panel").getByText("No feedback on this run.").waitFor();

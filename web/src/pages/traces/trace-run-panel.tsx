@@ -78,7 +78,7 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
           </ul>
         </div>
       )}
-      <RunFeedback feedback={run.feedback} />
+      <RunFeedback traceRunId={run.traceRunId} feedback={run.feedback} onChanged={detail.refetch} />
       <details className="raw">
         <summary>Raw inputs</summary>
         <JsonView value={run.inputs} label="Raw inputs" />
