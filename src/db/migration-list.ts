@@ -16,6 +16,7 @@ import { NumberRunEventsInThreadOrder1763760084000 } from "../../migrations/1763
 import { CreateServerSecrets1763760091000 } from "../../migrations/1763760091000-create-server-secrets.js";
 import { CreateCronFirings1763760093000 } from "../../migrations/1763760093000-create-cron-firings.js";
 import { DecideMultitaskOnEnqueue1763760095000 } from "../../migrations/1763760095000-decide-multitask-on-enqueue.js";
+import { CreateTraceFeedback1763760097500 } from "../../migrations/1763760097500-create-trace-feedback.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   CreateServerSecrets1763760091000,
   CreateCronFirings1763760093000,
   DecideMultitaskOnEnqueue1763760095000,
+  CreateTraceFeedback1763760097500,
 ];

@@ -10,6 +10,8 @@ import type { ServiceContext } from "../services/service-context.js";
 import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
 import { threadsService } from "../services/threads.service.js";
 import { tracesService } from "../services/traces.service.js";
+import { traceFeedbackService } from "../services/trace-feedback.service.js";
+import type { TraceFeedback } from "../domain/trace-feedback.js";
 import type { TraceRun, UsageTotals } from "../domain/trace-run.js";
 
 /**
@@ -34,6 +36,8 @@ export interface Loaders {
   traceRun: DataLoader<string, TraceRun | null>;
   /** The ids of a trace run's direct children, in execution order. */
   traceRunChildIds: DataLoader<string, string[]>;
+  /** Every feedback on a trace run (by run id), oldest first. */
+  traceRunFeedback: DataLoader<string, TraceFeedback[]>;
   /** Token and cost sums over every run of a trace (by trace id); null for a trace without runs. */
   traceTotals: DataLoader<string, UsageTotals | null>;
   /** Token and cost sums over the traces of a Hangar run (by run id); zeros when it has none. */
@@ -88,6 +92,7 @@ export function createLoaders(services: ServiceContext): Loaders {
     }),
     traceRun: new DataLoader((ids) => tracesService.getMany(services, ids), byLowerCaseId),
     traceRunChildIds: new DataLoader((ids) => tracesService.listChildIds(services, ids), byLowerCaseId),
+    traceRunFeedback: new DataLoader((ids) => traceFeedbackService.listOfRuns(services, ids), byLowerCaseId),
     traceTotals: new DataLoader((ids) => tracesService.totalsForTraces(services, ids), byLowerCaseId),
     hangarRunTotals: new DataLoader((ids) => tracesService.totalsForHangarRuns(services, ids), byLowerCaseId),
     cron: new DataLoader((ids) => cronsService.getMany(services, ids), byLowerCaseId),

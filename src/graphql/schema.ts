@@ -14,6 +14,7 @@ import "./modules/cron/mutations.js";
 import "./modules/trace/usage.js";
 import "./modules/trace/rendered.js";
 import "./modules/trace/trace-run.js";
+import "./modules/trace/feedback.js";
 import "./modules/trace/queries.js";
 import "./modules/trace/usage-summary.js";
 import "./modules/model-price.js";

@@ -36,7 +36,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "store_items"];
+const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "trace_feedback", "store_items"];
 
 function countRows(): Promise<Record<string, number>> {
   return countTableRows(server.database, COUNTED_TABLES);

@@ -108,6 +108,9 @@ const REST_CASES: RestCase[] = [
   { route: "POST /tracing/runs/multipart", path: () => "/tracing/runs/multipart", body: (bad) => traceRun(bad), multipart: true },
   { route: "PATCH /tracing/runs/:run_id", path: () => `/tracing/runs/${randomUUID()}`, body: (bad) => ({ outputs: { text: bad } }) },
   { route: "POST /tracing/runs/query", path: () => "/tracing/runs/query", body: (bad) => ({ metadata: { note: bad } }) },
+  { route: "POST /tracing/feedback", path: () => "/tracing/feedback", body: (bad) => ({ run_id: randomUUID(), key: bad, comment: bad }) },
+  { route: "PATCH /tracing/feedback/:feedback_id", path: () => `/tracing/feedback/${randomUUID()}`, body: (bad) => ({ comment: bad, value: { note: bad } }) },
+  { route: "DELETE /tracing/feedback/:feedback_id", path: (f) => `/tracing/feedback/${f.run.run_id}` },
   { route: "POST /tracing/api/v2/runs/query", path: () => "/tracing/api/v2/runs/query", body: (bad) => ({ filter: `eq(name, "${bad}")` }) },
   { route: "PUT /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes", bad], key: "k", value: { text: bad } }) },
   { route: "DELETE /store/items", path: () => "/store/items", body: (bad) => ({ namespace: ["notes"], key: bad }) },
@@ -140,7 +143,7 @@ afterAll(async () => {
 });
 
 /** Rows per table: a refused request must leave every count as it was. */
-const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "model_prices", "store_items"];
+const COUNTED_TABLES = ["assistants", "assistant_versions", "threads", "runs", "crons", "checkpoints", "trace_runs", "trace_feedback", "model_prices", "store_items"];
 
 function countRows(): Promise<Record<string, number>> {
   return countTableRows(server.database, COUNTED_TABLES);
@@ -241,6 +244,8 @@ const MUTATION_INPUTS: Record<string, (bad: string, f: Fixture) => Record<string
   deleteAssistant: (bad) => ({ assistantId: bad }),
   deleteCron: (bad) => ({ cronId: bad }),
   deleteModelPrice: (bad) => ({ modelPriceId: bad }),
+  createTraceFeedback: (bad) => ({ traceRunId: randomUUID(), key: bad, comment: bad, value: { note: bad } }),
+  deleteTraceFeedback: (bad) => ({ feedbackId: bad }),
   deleteStoreItem: (bad) => ({ namespace: ["notes"], key: bad }),
   deleteThread: (bad) => ({ threadId: bad }),
   putStoreItem: (bad) => ({ namespace: ["notes"], key: "k", value: { text: bad } }),
@@ -249,6 +254,7 @@ const MUTATION_INPUTS: Record<string, (bad: string, f: Fixture) => Record<string
   updateAssistant: (bad, f) => ({ assistantId: f.assistant.assistant_id, description: bad }),
   updateCron: (bad, f) => ({ cronId: f.cron.cron_id, input: runInput(bad) }),
   updateModelPrice: (bad) => ({ modelPriceId: randomUUID(), provider: bad }),
+  updateTraceFeedback: (bad) => ({ feedbackId: randomUUID(), comment: bad, correction: { text: bad } }),
   updateThread: (bad, f) => ({ threadId: f.thread.thread_id, metadata: { note: bad } }),
   updateThreadState: (bad, f) => ({ threadId: f.thread.thread_id, values: runInput(bad) }),
 };

@@ -488,6 +488,22 @@ CREATE TABLE public.threads (
     CONSTRAINT threads_ttl_minutes_check CHECK ((ttl_minutes > (0)::double precision))
 );
 
+CREATE TABLE public.trace_feedback (
+    id uuid NOT NULL,
+    run_id uuid NOT NULL,
+    trace_id uuid,
+    key text NOT NULL,
+    score numeric,
+    value jsonb,
+    comment text,
+    correction jsonb,
+    source_type text DEFAULT 'api'::text NOT NULL,
+    source_metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    modified_at timestamp with time zone NOT NULL,
+    CONSTRAINT trace_feedback_key_check CHECK (((length(key) >= 1) AND (length(key) <= 200)))
+);
+
 CREATE TABLE public.trace_runs (
     id uuid NOT NULL,
     trace_id uuid,
@@ -597,6 +613,9 @@ ALTER TABLE ONLY public.store_vectors
 ALTER TABLE ONLY public.threads
     ADD CONSTRAINT threads_pkey PRIMARY KEY (thread_id);
 
+ALTER TABLE ONLY public.trace_feedback
+    ADD CONSTRAINT trace_feedback_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY public.trace_runs
     ADD CONSTRAINT trace_runs_pkey PRIMARY KEY (id);
 
@@ -646,6 +665,10 @@ CREATE INDEX threads_created_at_idx ON public.threads USING btree (created_at, t
 CREATE INDEX threads_metadata_idx ON public.threads USING gin (metadata jsonb_path_ops);
 
 CREATE INDEX threads_ttl_idx ON public.threads USING btree (updated_at) WHERE (ttl_minutes IS NOT NULL);
+
+CREATE INDEX trace_feedback_run_idx ON public.trace_feedback USING btree (run_id, key, created_at);
+
+CREATE INDEX trace_feedback_trace_idx ON public.trace_feedback USING btree (trace_id, key, score);
 
 CREATE INDEX trace_runs_assistant_id_idx ON public.trace_runs USING btree (assistant_id, start_time) WHERE (assistant_id IS NOT NULL);
 
@@ -698,3 +721,6 @@ ALTER TABLE ONLY public.runs
 
 ALTER TABLE ONLY public.store_vectors
     ADD CONSTRAINT store_vectors_namespace_key_fkey FOREIGN KEY (namespace, key) REFERENCES public.store_items(namespace, key) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.trace_feedback
+    ADD CONSTRAINT trace_feedback_run_id_fkey FOREIGN KEY (run_id) REFERENCES public.trace_runs(id) ON DELETE CASCADE;

@@ -34,7 +34,7 @@ describe("multipart ingestion parts", () => {
         { name: `post.${RUN_ID}.error`, data: JSON.stringify("boom") },
         { name: `attachment.${RUN_ID}.photo`, data: Buffer.from([0, 1, 2, 3]), type: "image/png; length=4" },
         { name: `patch.${RUN_ID}.outputs`, data: JSON.stringify({ text: "done" }) },
-        { name: "feedback.0f8f3c2e-1111-4a4a-8b8b-000000000009", data: "{}" },
+        { name: "feedback.0f8f3c2e-1111-4a4a-8b8b-000000000009", data: JSON.stringify({ run_id: RUN_ID, key: "correctness", score: 1 }) },
       ]),
       BOUNDARY,
     );
@@ -50,6 +50,7 @@ describe("multipart ingestion parts", () => {
         },
       ],
       patch: [{ id: RUN_ID, outputs: { text: "done" } }],
+      feedback: [{ id: "0f8f3c2e-1111-4a4a-8b8b-000000000009", run_id: RUN_ID, key: "correctness", score: 1 }],
     });
   });
 
@@ -60,7 +61,7 @@ describe("multipart ingestion parts", () => {
   });
 
   it("refuses unknown part names and fields", () => {
-    for (const name of [`run.${RUN_ID}`, `post.${RUN_ID}.colour`, `post.${RUN_ID}.inputs.more`]) {
+    for (const name of [`run.${RUN_ID}`, `post.${RUN_ID}.colour`, `post.${RUN_ID}.inputs.more`, `feedback.${RUN_ID}.score`]) {
       const parts = splitMultipart(body([{ name, data: "{}" }]), BOUNDARY);
       expect(() => collectMultipartRuns(parts), name).toThrow(MultipartRunsError);
     }

@@ -52,6 +52,18 @@ describe("trace retention", () => {
   it("the sweep deletes the runs of traces older than the retention and keeps the rest", async () => {
     const old = await postTrace(45);
     const recent = await postTrace(2);
+    // Feedback goes with its run (ON DELETE CASCADE); a recent run's stays.
+    const feedbackOn = async (runId: string) => {
+      const response = await server.request("/tracing/feedback", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ run_id: runId, key: "thumbs", score: 1 }),
+      });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const oldFeedback = await feedbackOn(old.childId);
+    const recentFeedback = await feedbackOn(recent.childId);
     const ctx = createServiceContext(server.hangar.runtime, { kind: "api-key" });
     const deleted = await retentionService.sweepOldTraces(ctx, 30);
     expect(deleted).toBe(2);
@@ -59,6 +71,8 @@ describe("trace retention", () => {
     expect(await exists(old.childId)).toBe(false);
     expect(await exists(recent.rootId)).toBe(true);
     expect(await exists(recent.childId)).toBe(true);
+    expect((await server.request(`/tracing/feedback/${oldFeedback}`)).status).toBe(404);
+    expect((await server.request(`/tracing/feedback/${recentFeedback}`)).status).toBe(200);
     // Nothing left to delete: a second sweep is a no-op.
     expect(await retentionService.sweepOldTraces(ctx, 30)).toBe(0);
     // A shorter retention reaches the recent trace too.

@@ -28,6 +28,12 @@ export interface TraceRunFilter {
   /** extra.metadata must contain this object (jsonb @>). */
   metadata?: JsonObject;
   tags?: string[];
+  /**
+   * A feedback with this key (and, when given, a score within the bounds, inclusive) on the run
+   * itself, or with `inTrace` on any run of its trace (a trace search finds a trace whose LLM call
+   * was judged).
+   */
+  feedback?: { key: string; scoreMin?: number; scoreMax?: number; inTrace?: boolean };
 }
 
 export interface TraceRunPageRequest {
@@ -93,5 +99,21 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   // Spelled exactly like the GIN index expression so the planner can use it.
   if (filter.metadata) add((ref) => `(extra -> 'metadata') @> ${ref}::jsonb`, JSON.stringify(filter.metadata));
   if (filter.tags) add((ref) => `tags @> ${ref}::text[]`, filter.tags);
+  if (filter.feedback) conditions.push(feedbackCondition(filter.feedback, params));
   return conditions;
+}
+
+/** EXISTS over trace_feedback's run or trace index: one probe per candidate run. */
+function feedbackCondition(feedback: NonNullable<TraceRunFilter["feedback"]>, params: unknown[]): string {
+  params.push(feedback.key);
+  const parts = [feedback.inTrace ? `f.trace_id = trace_runs.trace_id` : `f.run_id = trace_runs.id`, `f.key = $${params.length}`];
+  if (feedback.scoreMin !== undefined) {
+    params.push(feedback.scoreMin);
+    parts.push(`f.score >= $${params.length}::numeric`);
+  }
+  if (feedback.scoreMax !== undefined) {
+    params.push(feedback.scoreMax);
+    parts.push(`f.score <= $${params.length}::numeric`);
+  }
+  return `EXISTS (SELECT 1 FROM trace_feedback f WHERE ${parts.join(" AND ")})`;
 }

@@ -33,6 +33,9 @@ import {
 } from "../schemas/tracing.js";
 import { traceProjectToWire, traceRunToV2Wire } from "../../tracing/ingest/langsmith-v2-wire.js";
 import { otelRoutes } from "./otel.js";
+import { feedbackFromWire, tracingFeedbackRoutes } from "./tracing-feedback.js";
+import { FeedbackCreateSchema } from "../schemas/tracing-feedback.js";
+import { traceFeedbackService } from "../../services/trace-feedback.service.js";
 import { createRouteKit } from "./route-kit.js";
 
 /** /tracing: the LangSmith run API, so the langsmith SDK (apiUrl = <server>/tracing) traces into Hangar. */
@@ -79,8 +82,14 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
 
   // LangSmith: Multipart Ingest Runs
   routes.post("/runs/multipart", async (c) => {
-    const { post, patch } = await readMultipartRuns(c, maxBodyBytes);
-    await tracesService.ingest(ctx(c), { posts: multipartOperations(post, "post"), patches: multipartOperations(patch, "patch") });
+    const { post, patch, feedback } = await readMultipartRuns(c, maxBodyBytes);
+    const runs = { posts: multipartOperations(post, "post"), patches: multipartOperations(patch, "patch") };
+    if (feedback.length === 0) await tracesService.ingest(ctx(c), runs);
+    else {
+      // createFeedback with a trace id rides in the batch (as `feedback.<id>` parts).
+      const feedbackInputs = feedback.map((part) => feedbackFromWire(parseInput(FeedbackCreateSchema, part, `part feedback.${String(part.id)}`)));
+      await traceFeedbackService.ingestWithRuns(ctx(c), runs, feedbackInputs);
+    }
     return c.json({}, 202);
   });
 
@@ -134,6 +143,9 @@ export function tracingRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
   routes.get("/sessions/:session_id", async (c) => {
     return c.json(traceProjectToWire(await tracesService.getProject(ctx(c), c.req.param("session_id"))));
   });
+
+  // LangSmith's feedback API on the stored runs.
+  routes.route("/feedback", tracingFeedbackRoutes(runtime));
 
   // OpenTelemetry spans (OTLP/HTTP) into the same store.
   routes.route("/otel", otelRoutes(runtime));

@@ -5,11 +5,14 @@ import type { MultipartPart } from "./multipart-body.js";
  * Reassembles LangSmith multipart ingestion parts into wire run objects. The SDK splits each run
  * operation into a main part `post.<id>` / `patch.<id>` (the run without its big fields) plus one
  * part per big field `post.<id>.inputs|outputs|events|extra|error|serialized`, and sends files as
- * `attachment.<id>.<name>`. Each part is JSON (Content-Type `application/json; length=N`).
+ * `attachment.<id>.<name>`, and feedback created with a trace id as `feedback.<id>`. Each part is
+ * JSON (Content-Type `application/json; length=N`).
  */
 export interface MultipartRuns {
   post: Record<string, unknown>[];
   patch: Record<string, unknown>[];
+  /** Feedback objects (LangSmith's FeedbackCreateSchema), by part, in body order. */
+  feedback: Record<string, unknown>[];
 }
 
 export class MultipartRunsError extends Error {}
@@ -28,6 +31,7 @@ type Method = "post" | "patch";
 
 export function collectMultipartRuns(parts: readonly MultipartPart[]): MultipartRuns {
   const runs: Record<Method, Map<string, Record<string, unknown>>> = { post: new Map(), patch: new Map() };
+  const feedback: Record<string, unknown>[] = [];
   const attachments = new Map<string, Record<string, { content_type: string | null; size_bytes: number }>>();
   const runOf = (method: Method, id: string) => {
     let run = runs[method].get(id);
@@ -37,11 +41,14 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
 
   for (const part of parts) {
     const { kind, id, field, hasMore } = splitPartName(part.name);
-    if (kind === "feedback") continue; // feedback is not part of the trace store
-    if (!id || hasMore || (kind !== "post" && kind !== "patch" && kind !== "attachment")) {
+    if (!id || hasMore || (kind !== "post" && kind !== "patch" && kind !== "attachment" && kind !== "feedback")) {
       throw new MultipartRunsError(
-        `part '${part.name}': expected post.<run_id>[.<field>], patch.<run_id>[.<field>] or attachment.<run_id>.<name>`,
+        `part '${part.name}': expected post.<run_id>[.<field>], patch.<run_id>[.<field>], attachment.<run_id>.<name> or feedback.<id>`,
       );
+    }
+    if (kind === "feedback") {
+      feedback.push(feedbackPart(part, id, field));
+      continue;
     }
     if (kind === "attachment") {
       if (!field) throw new MultipartRunsError(`part '${part.name}': an attachment part needs a name`);
@@ -83,7 +90,21 @@ export function collectMultipartRuns(parts: readonly MultipartPart[]): Multipart
     const run = runs.post.get(id) ?? runOf("patch", id);
     run.attachments = { ...(run.attachments as object | undefined), ...files };
   }
-  return { post: [...runs.post.values()], patch: [...runs.patch.values()] };
+  return { post: [...runs.post.values()], patch: [...runs.patch.values()], feedback };
+}
+
+/** A `feedback.<id>` part: one JSON object, whose id (when given) is the part's. */
+function feedbackPart(part: MultipartPart, id: string, field: string | undefined): Record<string, unknown> {
+  if (field !== undefined) throw new MultipartRunsError(`part '${part.name}': a feedback part has no fields (expected feedback.<id>)`);
+  const value = parseJsonPart(part);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new MultipartRunsError(`part '${part.name}': the feedback must be a JSON object`);
+  }
+  const feedback = value as Record<string, unknown>;
+  if (feedback.id !== undefined && String(feedback.id).toLowerCase() !== id.toLowerCase()) {
+    throw new MultipartRunsError(`part '${part.name}': its id '${String(feedback.id)}' differs from the part name`);
+  }
+  return { ...feedback, id };
 }
 
 /** `<kind>.<id>[.<field>]`, without split(): this runs for every part of every batch. */

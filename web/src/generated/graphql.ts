@@ -123,6 +123,18 @@ export type CreateThreadInput = {
   threadId?: string | null | undefined;
 };
 
+export type CreateTraceFeedbackInput = {
+  comment?: string | null | undefined;
+  correction?: unknown;
+  key: string;
+  /** A number (four decimals kept) or a boolean (stored as 1 or 0). */
+  score?: unknown;
+  /** Default: app. */
+  sourceType?: string | null | undefined;
+  traceRunId: string;
+  value?: unknown;
+};
+
 /** Its run's status; REFUSED: a busy thread refused the firing (multitask strategy REJECT); DELETED: the run went before it finished. */
 export type CronFiringStatus =
   | 'DELETED'
@@ -152,6 +164,10 @@ export type DeleteStoreItemInput = {
 
 export type DeleteThreadInput = {
   threadId: string;
+};
+
+export type DeleteTraceFeedbackInput = {
+  feedbackId: string;
 };
 
 /** What a create does when the id it was given already exists. */
@@ -662,7 +678,21 @@ export type TraceRunDetailQuery = { traceRun: { traceRunId: string, name: string
           | { __typename: 'TextBlock', text: string }
           | { __typename: 'ToolCallBlock', id: string | null, name: string | null, args: unknown }
           | { __typename: 'UnknownBlock', original: unknown }
-        > }> } | null } };
+        > }> } | null, feedback: Array<{ feedbackId: string, key: string, score: number | null, value: unknown, comment: string | null, correction: unknown, sourceType: string, createdAt: string }> } };
+
+export type CreateTraceFeedbackMutationVariables = Exact<{
+  input: CreateTraceFeedbackInput;
+}>;
+
+
+export type CreateTraceFeedbackMutation = { createTraceFeedback: { feedback: { feedbackId: string } } };
+
+export type DeleteTraceFeedbackMutationVariables = Exact<{
+  input: DeleteTraceFeedbackInput;
+}>;
+
+
+export type DeleteTraceFeedbackMutation = { deleteTraceFeedback: { deletedFeedbackId: string } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1853,6 +1883,16 @@ export const TraceRunDetailDocument = new TypedDocumentString(`
         ...RenderedMessage
       }
     }
+    feedback {
+      feedbackId
+      key
+      score
+      value
+      comment
+      correction
+      sourceType
+      createdAt
+    }
   }
 }
     fragment UsageNumbers on TokenUsage {
@@ -1913,3 +1953,19 @@ fragment RenderedMessage on Message {
     ...BlockFields
   }
 }`) as unknown as TypedDocumentString<TraceRunDetailQuery, TraceRunDetailQueryVariables>;
+export const CreateTraceFeedbackDocument = new TypedDocumentString(`
+    mutation CreateTraceFeedback($input: CreateTraceFeedbackInput!) {
+  createTraceFeedback(input: $input) {
+    feedback {
+      feedbackId
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CreateTraceFeedbackMutation, CreateTraceFeedbackMutationVariables>;
+export const DeleteTraceFeedbackDocument = new TypedDocumentString(`
+    mutation DeleteTraceFeedback($input: DeleteTraceFeedbackInput!) {
+  deleteTraceFeedback(input: $input) {
+    deletedFeedbackId
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteTraceFeedbackMutation, DeleteTraceFeedbackMutationVariables>;

@@ -7,6 +7,7 @@ import { builder } from "../../builder.js";
 import type { GraphqlContext } from "../../context.js";
 import { omitNull } from "../../input-values.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../../pagination.js";
+import { TraceFeedbackFilterInput } from "./feedback.js";
 import { TraceRef, TraceRunRef } from "./trace-run.js";
 
 /** The `traces` filter arguments, as the service takes them. */
@@ -71,6 +72,7 @@ builder.queryFields((t) => ({
         assistantId: t.arg.id(),
         traceId: t.arg.id(),
         metadata: t.arg({ type: "JSONObject", description: "extra.metadata containing these keys and values." }),
+        feedback: t.arg({ type: TraceFeedbackFilterInput }),
       },
       resolve: (_root, args, ctx) =>
         resolveTraceRunPage(ctx, args, {
@@ -87,6 +89,14 @@ builder.queryFields((t) => ({
           assistantId: omitNull(args.assistantId),
           traceId: omitNull(args.traceId),
           metadata: omitNull(args.metadata),
+          feedback: args.feedback
+            ? {
+                key: args.feedback.key,
+                scoreMin: omitNull(args.feedback.scoreMin),
+                scoreMax: omitNull(args.feedback.scoreMax),
+                inTrace: args.feedback.anyRunOfTrace !== false,
+              }
+            : undefined,
         }),
     },
     { name: "TraceRunConnection" },

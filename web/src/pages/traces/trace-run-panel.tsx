@@ -5,9 +5,10 @@ import { TraceRunDetailDocument } from "../../generated/graphql.js";
 import { formatDateTime, formatLatency } from "../../lib/format.js";
 import { hasLangChainJson, readableLangChainJson } from "../../lib/langchain-json.js";
 import { RenderedMessageView } from "./rendered-message.js";
+import { RunFeedback } from "./run-feedback.js";
 import { UsageBreakdown } from "./usage-breakdown.js";
 
-/** One run of a trace: timings, token and cost breakdown, rendered messages, raw inputs and outputs. */
+/** One run of a trace: timings, token and cost breakdown, rendered messages, feedback, raw inputs and outputs. */
 export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
   const detail = useQuery(TraceRunDetailDocument, { traceRunId });
   const run = detail.data?.traceRun;
@@ -78,6 +79,7 @@ export function TraceRunPanel({ traceRunId }: { traceRunId: string }) {
           </ul>
         </div>
       )}
+      <RunFeedback traceRunId={run.traceRunId} feedback={run.feedback} onChanged={detail.refetch} />
       <details className="raw">
         <summary>Raw inputs</summary>
         <JsonView value={run.inputs} label="Raw inputs" />
