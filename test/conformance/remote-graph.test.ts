@@ -56,6 +56,21 @@ describe("RemoteGraph against Hangar", () => {
     expect(sent.log).toEqual(["start", 'ask:"go"', "u", "note:sent"]);
   });
 
+  it("has ended the run by the time a stream shows its interrupt, so a client may resume at once", async () => {
+    // RemoteGraph stops reading at the `__interrupt__` update and sends the resume straight away
+    // (multitask reject): the run it interrupted must no longer be active by then.
+    const thread = await server.client.threads.create();
+    for await (const part of server.client.runs.stream(thread.thread_id, "commands", { input: { log: ["start"] }, streamMode: "updates" })) {
+      if (part.event === "updates" && (part.data as Record<string, unknown>).__interrupt__ !== undefined) {
+        const [run] = await server.client.runs.list(thread.thread_id);
+        expect(run?.status).not.toMatch(/^(pending|running)$/);
+        break;
+      }
+    }
+    const resumed = await server.client.runs.wait(thread.thread_id, "commands", { command: { resume: "go" } });
+    expect((resumed as { log: string[] }).log).toEqual(["start", 'ask:"go"']);
+  });
+
   it("runs as a node of a local graph, its events streamed as the subgraph's", async () => {
     // No reducer: the remote graph's values replace the local ones (echo answers all its messages).
     const LocalState = Annotation.Root({ messages: Annotation<Message[]> });

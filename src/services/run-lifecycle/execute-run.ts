@@ -27,6 +27,13 @@ export interface RunExecution {
    * are known to be committed: the caller stores the run's output meanwhile.
    */
   onGraphEnd?: () => void;
+  /**
+   * Where events from the graph's first interrupt on are kept instead of published (they are
+   * stored as usual); settleRun publishes them once the run's outcome is recorded. A client that
+   * stops reading at the interrupt (RemoteGraph throws GraphInterrupt at that update) and resumes
+   * at once then finds the run ended, not busy.
+   */
+  heldEvents?: RunStreamEvent[];
 }
 
 /**
@@ -45,9 +52,12 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
   const { run, signal } = execution;
   const { bus, store } = ctx.streaming;
   let seq = execution.firstSeq - 1;
+  let holding = false;
   const record = (streamEvent: RunStreamEvent) => {
     store.append(streamEvent);
-    bus.publish({ kind: "event", event: streamEvent });
+    holding ||= execution.heldEvents !== undefined && isInterruptUpdate(streamEvent);
+    if (holding) execution.heldEvents!.push(streamEvent);
+    else bus.publish({ kind: "event", event: streamEvent });
   };
   const emit = (event: string, data: unknown) => {
     seq += 1;
@@ -123,6 +133,11 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
     emit("error", failure);
     return { kind: "finished", status: "error", error: failure };
   }
+}
+
+/** An `updates` event (of the graph or a subgraph) announcing an interrupt: `{"__interrupt__": …}`. */
+function isInterruptUpdate(event: RunStreamEvent): boolean {
+  return (event.event === "updates" || event.event.startsWith("updates|")) && event.data.startsWith('{"__interrupt__"');
 }
 
 async function isDatabaseReachable(ctx: ServiceContext): Promise<boolean> {

@@ -1,3 +1,4 @@
+import type { RunStreamEvent } from "../../domain/run-event.js";
 import { performance } from "node:perf_hooks";
 import { withRetry } from "../../db/retry.js";
 import { coerceError } from "../../domain/errors.js";
@@ -56,18 +57,20 @@ async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promi
     // group-commit round less between the graph's end and join's answer.
     let storing: RunOutput | undefined;
     const storeOutput = () => (storing ??= { eventsStored: ctx.streaming.store.flush(), traced: tracing?.completeRun(run.runId) });
+    const heldEvents: RunStreamEvent[] = [];
     const result = await executeRun(ctx, {
       run,
       signal: claimed.signal,
       firstSeq,
       callbacks: tracing ? [tracing.tracerFor(run)] : [],
       onGraphEnd: storeOutput,
+      heldEvents,
     });
     const started = storeOutput();
     // Only a success emits nothing after the graph's end; any other outcome may have (an `error`
     // event), so settleRun flushes the events again.
     const succeeded = result.kind === "finished" && result.status === "success";
-    const output: RunOutput = succeeded ? started : { traced: started.traced };
+    const output: RunOutput = { ...(succeeded ? started : { traced: started.traced }), heldEvents };
     // Settling is idempotent (every write is guarded by this worker's lease), so a lost
     // connection is retried at once and for as long as the lease lasts, not left to its expiry
     // (which would run the run's last nodes again on another attempt).

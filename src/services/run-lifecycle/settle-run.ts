@@ -1,3 +1,4 @@
+import type { RunStreamEvent } from "../../domain/run-event.js";
 import { deleteRunCheckpoints } from "../../db/sql/delete-run-checkpoints.js";
 import { deleteHeldRun } from "../../db/sql/delete-held-run.js";
 import { finishRun } from "../../db/sql/finish-run.js";
@@ -23,6 +24,8 @@ export interface RunOutput {
   eventsStored?: Promise<void>;
   /** The run's trace being stored (TraceRecorder.completeRun). */
   traced?: Promise<void>;
+  /** Stored events not yet published (RunExecution.heldEvents): published once the outcome is. */
+  heldEvents?: RunStreamEvent[];
 }
 
 /**
@@ -44,6 +47,7 @@ export async function settleRun(
     // Shutdown: back to the queue, to resume from its last checkpoint. After a lost lease this
     // matches nothing (the run is no longer ours), which is what we want.
     await releaseRuns(ctx.db.dataSource.manager, { workerId, runIds: [run.runId], now: ctx.now() });
+    publishHeldEvents(ctx, output);
     return { threadHasActiveRuns: true };
   }
 
@@ -59,11 +63,13 @@ export async function settleRun(
     }
     await syncThread(ctx, run, false);
     await markThreadBusyIfActive(ctx.db.dataSource.manager, run.threadId);
+    publishHeldEvents(ctx, output);
     announceRunEnd(ctx, run, "deleted");
     return { threadHasActiveRuns: true, finalStatus: "rolled_back" };
   }
 
   const settled = await recordOutcome(ctx, workerId, run, result);
+  publishHeldEvents(ctx, output);
   if (!settled.recorded) {
     ctx.log.warn({ runId: run.runId }, "run finished after its lease was taken over; outcome discarded");
     return { threadHasActiveRuns: false };
@@ -83,6 +89,11 @@ export async function settleRun(
     );
   }
   return { threadHasActiveRuns: settled.threadHasActiveRuns, finalStatus: settled.status };
+}
+
+/** Live readers hear the held events (stored already) in their order, before the run's end. */
+function publishHeldEvents(ctx: ServiceContext, output: RunOutput): void {
+  for (const event of output.heldEvents?.splice(0) ?? []) ctx.streaming.bus.publish({ kind: "event", event });
 }
 
 /** finalStatus: how the run ended, when this settle ended it (not on release or a lost lease). */
