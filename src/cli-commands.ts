@@ -10,6 +10,9 @@ Usage:
                     serve the API (REST, GraphQL), execute runs and fire crons; --no-worker
                     executes no runs, --no-cron fires no crons (every process may fire them:
                     each slot fires once per database)
+  hangar dev [same options as serve]
+                    serve, and restart the server whenever a file of the deployment (the folder
+                    of langgraph.json, less node_modules and hidden folders) changes
   hangar worker [--config ./langgraph.json] [--no-cron]
                     execute runs and fire crons (no HTTP), beside API processes on the same database
   hangar migrate    apply database migrations and exit
@@ -66,6 +69,14 @@ async function main(argv: string[]): Promise<number> {
     await migrateOnly(config, log);
     return 0;
   }
+  if (command === "dev") {
+    const { runDevMode } = await import("./dev-mode.js");
+    const serveArgs = ["--config", config.deploymentConfigPath, ...(port === undefined ? [] : ["--port", String(port)])];
+    if (values["no-worker"]) serveArgs.push("--no-worker");
+    if (values["no-cron"]) serveArgs.push("--no-cron");
+    await runDevMode({ deploymentConfigPath: config.deploymentConfigPath, dataDir: config.dataDir, serveArgs, log });
+    return -1; // keep running
+  }
   if (command !== "serve" && command !== "worker") {
     process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
@@ -96,6 +107,8 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  // Started by `hangar dev`: if that process dies without passing a signal on, stop too.
+  if (process.connected) process.once("disconnect", () => onSignal("SIGTERM"));
   return -1; // keep running
 }
 
