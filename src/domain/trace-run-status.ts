@@ -21,6 +21,9 @@ export function traceRunStatus(
  */
 const GRAPH_INTERRUPT = /(^|\n)(GraphInterrupt|NodeInterrupt)(: |\()/;
 
+/** The same test as a PostgreSQL regular expression (`error ~ …`), for filters run in SQL. */
+export const GRAPH_INTERRUPT_SQL_PATTERN = GRAPH_INTERRUPT.source;
+
 export function isGraphInterruptError(error: string): boolean {
   return GRAPH_INTERRUPT.test(error);
 }

@@ -201,6 +201,24 @@ describe("traces", () => {
     expect(traces.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
   });
 
+  it("does not count a LangGraph interrupt recorded as a run's error as a failure", async () => {
+    const suite = { suite: "graphql-traces-interrupts" };
+    const client = sdkClient();
+    const ended = async (name: string, error: string) => {
+      const run = new RunTree({ name, run_type: "chain", inputs: {}, client, project_name: "graphql-traces", metadata: suite });
+      await run.postRun();
+      await run.end(undefined, error);
+      await run.patchRun();
+      return run.id;
+    };
+    const interrupted = await ended("asks", '[{"value": "Send it?"}]\n\nGraphInterrupt: [{"value": "Send it?"}]\n    at interrupt (file:///x.js:1:1)');
+    const failed = await ended("breaks", "TypeError: x is undefined");
+    const names = async (hasError: boolean) =>
+      (await executeOk(server, ListTracesDocument, { metadata: suite, hasError })).traces.edges.map((edge) => edge.node.traceRunId).sort();
+    expect(await names(true)).toEqual([failed]);
+    expect(await names(false)).toEqual([interrupted]);
+  });
+
   it("filters by time range, run type, model, provider, error, Hangar run, thread, assistant, trace and metadata", async () => {
     expect(await listIds({ startTimeFrom: "2025-06-01T00:00:00Z", startTimeTo: "2025-06-02T00:00:00Z" })).toEqual([ids.support]);
     expect(await listIds({ startTimeFrom: "2025-06-01T10:00:00Z" })).toEqual([ids.summarizer, ids.support]);

@@ -1,3 +1,4 @@
+import { GRAPH_INTERRUPT_SQL_PATTERN } from "../../domain/trace-run-status.js";
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { TraceRun } from "../../domain/trace-run.js";
@@ -16,6 +17,8 @@ export interface TraceRunFilter {
   modelName?: string;
   provider?: string;
   hasError?: boolean;
+  /** Like hasError, but a LangGraph interrupt recorded as the run's error is no failure (domain/trace-run-status.ts). */
+  hasFailed?: boolean;
   hangarRunId?: string;
   threadId?: string;
   assistantId?: string;
@@ -89,6 +92,9 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   if (filter.modelName) add((ref) => `model_name = ${ref}`, filter.modelName);
   if (filter.provider) add((ref) => `provider = ${ref}`, filter.provider);
   if (filter.hasError !== undefined) conditions.push(filter.hasError ? "error IS NOT NULL" : "error IS NULL");
+  if (filter.hasFailed !== undefined) {
+    add((ref) => (filter.hasFailed ? `(error IS NOT NULL AND error !~ ${ref})` : `(error IS NULL OR error ~ ${ref})`), GRAPH_INTERRUPT_SQL_PATTERN);
+  }
   if (filter.hangarRunId) add((ref) => `hangar_run_id = ${ref}::uuid`, filter.hangarRunId);
   if (filter.threadId) add((ref) => `thread_id = ${ref}::uuid`, filter.threadId);
   if (filter.assistantId) add((ref) => `assistant_id = ${ref}::uuid`, filter.assistantId);
