@@ -13,7 +13,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  */
 export default defineConfig({
   root: here,
-  base: "/console/",
+  // Relative asset URLs: the server serves the console under any http.mount_prefix and writes
+  // the absolute base into index.html as it serves it (src/http/console-static.ts).
+  base: "./",
   plugins: [react()],
   build: {
     outDir: path.resolve(here, "../dist/web"),
