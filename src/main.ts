@@ -159,7 +159,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       metricsUrl = metricsServer.url;
       releasers.push(() => metricsServer.close());
     }
-    log.info({ url, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
+    const mountPrefix = mountPrefixOf(deployment) || undefined;
+    log.info({ url, mountPrefix, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
     return {
