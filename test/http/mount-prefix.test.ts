@@ -129,6 +129,16 @@ describe("http.mount_prefix", () => {
     expect((await client.threads.get(threadId)).metadata).toEqual({ via: "loopback" });
   });
 
+  it("delivers a webhook given as a path of this server, with or without the prefix, to the deployment's route", async () => {
+    for (const webhook of ["/custom/hook", `${PREFIX}/custom/hook`]) {
+      const thread = await client.threads.create();
+      await client.runs.wait(thread.thread_id, "echo", { input: human(webhook), webhook });
+      await expect
+        .poll(async () => ((await (await fetch(`${api}/custom/hook`)).json()) as { lastWebhook: unknown }).lastWebhook, { timeout: 5_000 })
+        .toMatchObject({ thread_id: thread.thread_id, status: "success" });
+    }
+  });
+
   it("answers 404 with a JSON body naming the prefix for any path outside it", async () => {
     for (const outside of ["/ok", "/threads/search", "/graphql", "/custom/hello", "/apiary/ok", "/console/"]) {
       const response = await withKey(`${server.url}${outside}`);
