@@ -9,6 +9,7 @@ import { loadCustomAuth } from "./auth/load-custom-auth.js";
 import { loadCustomRoutes } from "./http/custom-routes.js";
 import { loadGenerativeUi } from "./http/generative-ui.js";
 import { registerSdkLoopback } from "./http/sdk-loopback.js";
+import { mountPrefixOf, withMountPrefix } from "./http/mount-prefix.js";
 import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
@@ -158,7 +159,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       metricsUrl = metricsServer.url;
       releasers.push(() => metricsServer.close());
     }
-    log.info({ url, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
+    const mountPrefix = mountPrefixOf(deployment) || undefined;
+    log.info({ url, mountPrefix, metricsUrl, graphs: graphs.names(), database: db.kind, roles: config.roles }, "Hangar is running");
 
     let closing: Promise<void> | null = null;
     return {
@@ -219,7 +221,8 @@ async function startHttp(
   const graphql = createGraphqlServer(runtime);
   const beforeServerClose: Array<() => Promise<void>> = [];
   const app = createHttpApp(runtime, graphql, beforeServerClose);
-  const unregisterLoopback = registerSdkLoopback(app);
+  const mountPrefix = mountPrefixOf(runtime.deployment);
+  const unregisterLoopback = registerSdkLoopback(app, mountPrefix);
   releasers.push(async () => unregisterLoopback());
   const server = http.createServer(slowClientDeadlines(config), getRequestListener(app.fetch));
   const closeWebSocket = attachGraphqlWebSocket(server, graphql, runtime);
@@ -235,7 +238,8 @@ async function startHttp(
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`,
-    serverPath: async (path, init) => app.request(path, init),
+    // A webhook's path of this server may leave out http.mount_prefix, as the SDK's loopback does.
+    serverPath: async (path, init) => app.request(withMountPrefix(path, mountPrefix), init),
   };
 }
 

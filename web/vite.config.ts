@@ -11,9 +11,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
  * collide with an API path. `npm run dev:web` serves it with hot reload and proxies /graphql
  * (HTTP and WebSocket) to a running Hangar (HANGAR_URL, default http://127.0.0.1:2024).
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: here,
-  base: "/console/",
+  // Built with relative asset URLs: the server serves the console under any http.mount_prefix and
+  // makes them absolute in the index.html it serves (src/http/console-static.ts). The dev server
+  // serves it at /console/ as the server does without a prefix.
+  base: command === "build" ? "./" : "/console/",
   plugins: [react()],
   build: {
     outDir: path.resolve(here, "../dist/web"),
@@ -29,4 +32,4 @@ export default defineConfig({
       "/graphql": { target: process.env.HANGAR_URL ?? "http://127.0.0.1:2024", ws: true, changeOrigin: true },
     },
   },
-});
+}));

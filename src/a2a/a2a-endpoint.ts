@@ -1,3 +1,4 @@
+import { mountPrefixOf } from "../http/mount-prefix.js";
 import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from "@a2a-js/sdk";
 import { isLegacyJsonRpcMethod, isV1JsonRpcMethod } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
@@ -39,7 +40,7 @@ export function mountA2a(app: Hono<HttpEnv>, runtime: HangarRuntime): void {
     const assistantId = c.req.param("assistant_id")!;
     const assistant = await assistantsService.get(ctx, assistantId);
     if (!agentCallsService.isExposed(assistant, exposed)) throw new NotFoundError(`Assistant '${assistantId}' not found`);
-    const url = new URL(`/a2a/${assistant.assistantId}`, c.req.url).toString();
+    const url = new URL(`${mountPrefixOf(runtime.deployment)}/a2a/${assistant.assistantId}`, c.req.url).toString();
     return { ctx, assistant, url, card: agentCardOf(assistant, url, auth) };
   };
 

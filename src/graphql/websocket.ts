@@ -13,7 +13,8 @@ import { presentsApiKey } from "../auth/api-keys.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import type { Actor } from "../services/service-context.js";
-import { isProtocolStreamPath } from "../http/protocol-websocket.js";
+import { mountPrefixOf } from "../http/mount-prefix.js";
+import { protocolStreamThreadId } from "../http/protocol-websocket.js";
 import { socketOperationRefusal } from "./query-limits.js";
 import type { GraphqlServer } from "./yoga.js";
 
@@ -68,7 +69,7 @@ export function attachGraphqlWebSocket(
     const { pathname } = new URL(request.url ?? "/", "http://localhost");
     if (pathname !== graphql.graphqlEndpoint) {
       // The protocol's thread streams have their own upgrade listener (http/protocol-websocket.ts).
-      if (!isProtocolStreamPath(pathname)) socket.destroy();
+      if (protocolStreamThreadId(pathname, mountPrefixOf(runtime.deployment)) === null) socket.destroy();
       return;
     }
     const requestId = headerValue(request.headers["x-request-id"]) ?? randomUUID();

@@ -1,5 +1,6 @@
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
+import { mountPrefixOf } from "../http/mount-prefix.js";
 import type { Logger } from "../logger.js";
 import type { HangarRuntime } from "../runtime.js";
 import { createGraphqlContext, type GraphqlContext, type GraphqlServerContext } from "./context.js";
@@ -19,7 +20,8 @@ export type GraphqlServer = YogaServerInstance<GraphqlServerContext, GraphqlCont
 export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
   return createYoga<GraphqlServerContext, GraphqlContext>({
     schema,
-    graphqlEndpoint: "/graphql",
+    // Yoga matches the request's own URL, which keeps http.mount_prefix (graphql-ws compares it too).
+    graphqlEndpoint: `${mountPrefixOf(runtime.deployment)}/graphql`,
     context: ({ actor, log }) => createGraphqlContext(runtime, { actor, log }),
     // Masking stays on in every environment; only the detail attached to a masked error depends
     // on NODE_ENV=development.

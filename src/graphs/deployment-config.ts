@@ -32,7 +32,7 @@ export interface DeploymentConfig {
   graphs: GraphSpec[];
   /** Resolved values: the inline object, or the parsed contents of the referenced .env file. */
   env: Record<string, string>;
-  http: ({ cors?: unknown } & Record<string, unknown>) | undefined;
+  http: HttpSettings | undefined;
   auth: unknown;
   /** `store`: semantic index and item TTLs (defaults filled in). */
   store: StoreSettings;
@@ -56,12 +56,32 @@ const GraphEntry = z.union([
   z.object({ path: z.string().min(1), description: z.string().optional() }),
 ]);
 
+/**
+ * langgraph.json `http.mount_prefix`: every route is served under it ("/api" → "/api/threads").
+ * Checked here so a bad one stops start-up naming the file: it must be a path of plain segments,
+ * with a leading `/` and no trailing one.
+ */
+const MountPrefix = z
+  .string()
+  .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'must be a path such as "/api": a leading "/", no trailing "/", segments of letters, digits, ".", "_", "~" or "-"');
+
+/** `http.middleware_order`: whether the deployment's `http.app` middleware runs before authentication (LangGraph's default) or after it. */
+export const MIDDLEWARE_ORDERS = ["middleware_first", "auth_first"] as const;
+
+const HttpSettingsFile = z.looseObject({
+  cors: z.unknown().optional(),
+  mount_prefix: MountPrefix.optional(),
+  middleware_order: z.enum(MIDDLEWARE_ORDERS, { error: `must be "middleware_first" (the default) or "auth_first"` }).optional(),
+});
+
+export type HttpSettings = z.infer<typeof HttpSettingsFile>;
+
 const DeploymentConfigFile = z.looseObject({
   graphs: z
     .record(z.string().min(1), GraphEntry)
     .refine((graphs) => Object.keys(graphs).length > 0, "must declare at least one graph"),
   env: z.union([z.record(z.string(), EnvValue), z.string().min(1)]).optional(),
-  http: z.looseObject({ cors: z.unknown().optional() }).optional(),
+  http: HttpSettingsFile.optional(),
   auth: z.unknown().optional(),
   store: StoreConfigSchema.optional(),
   checkpointer: CheckpointerConfigSchema.optional(),

@@ -34,6 +34,9 @@ const HONOURED_HTTP = new Set([
   "disable_webhooks",
   // One access log line per request (http/access-log.ts), with these request headers.
   "logging_headers",
+  // Every route under a prefix (http/mount-prefix.ts); the deployment's app before or after authentication.
+  "mount_prefix",
+  "middleware_order",
   "mcp",
   "a2a",
 ]);

@@ -1,3 +1,4 @@
+import { getPath } from "hono/utils/url";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { MiddlewareHandler } from "hono";
@@ -46,7 +47,8 @@ export function accessLog(deployment: DeploymentConfig, log: Logger): Middleware
     log.info(
       {
         method: c.req.method,
-        path: c.req.path,
+        // As the client asked for it (with http.mount_prefix, c.req.path has the prefix taken off).
+        path: getPath(c.req.raw),
         status: c.res.status,
         ttfb_ms: Math.round((performance.now() - started) * 10) / 10,
         trace_id: traceId,

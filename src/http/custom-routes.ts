@@ -17,6 +17,13 @@ export async function loadCustomRoutes(deployment: DeploymentConfig, loader: Gra
   if (typeof spec !== "string" || spec.length === 0) {
     throw new Error(`Invalid deployment config ${deployment.path}: http.app must be "./file.ts:export"`);
   }
+  if (deployment.http?.middleware_order === "middleware_first" && isCustomRouteAuthEnabled(deployment)) {
+    throw new Error(
+      `Invalid deployment config ${deployment.path}: http.middleware_order "middleware_first" cannot hold with ` +
+        `http.enable_custom_route_auth: authenticating the app's routes means authenticating before the app runs, ` +
+        `middleware included (Hono cannot tell one from the other before running it). Use "auth_first", or drop enable_custom_route_auth`,
+    );
+  }
   const { exported, exportName, absolutePath } = await importDeploymentExport(loader, deployment.directory, "http.app", spec);
   // By shape: the module's hono may be another copy than Hangar's; `route()` only reads these.
   const candidate = exported as { routes?: unknown; fetch?: unknown } | null;
@@ -27,6 +34,16 @@ export async function loadCustomRoutes(deployment: DeploymentConfig, loader: Gra
 }
 
 /** `http.enable_custom_route_auth`: custom routes are authenticated like Hangar's (default: not). */
-export function isCustomRouteAuthEnabled(deployment: DeploymentConfig): boolean {
+function isCustomRouteAuthEnabled(deployment: DeploymentConfig): boolean {
   return deployment.http?.enable_custom_route_auth === true;
+}
+
+/**
+ * Whether authentication runs before the deployment's app: `http.middleware_order: "auth_first"`
+ * (its middleware sees the authenticated user, and unauthenticated requests never reach it), or
+ * `enable_custom_route_auth`. Both authenticate the app's own routes as well.
+ * LangGraph's default, `middleware_first`, runs the app first.
+ */
+export function isAuthenticatedBeforeCustomApp(deployment: DeploymentConfig): boolean {
+  return deployment.http?.middleware_order === "auth_first" || isCustomRouteAuthEnabled(deployment);
 }

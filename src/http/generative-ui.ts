@@ -86,7 +86,12 @@ export function mountUiAssets(app: Hono<HttpEnv>, ui: GenerativeUi): void {
  * loads one component, its stylesheets and a script whose onload renders it into the shadow root
  * `LoadExternalComponent` made (`{{shadowRootId}}`). Authenticated like the API.
  */
-export function mountUiComponents(app: Hono<HttpEnv>, ui: GenerativeUi, maxBodyBytes: number, log: Logger): void {
+export function mountUiComponents(
+  app: Hono<HttpEnv>,
+  ui: GenerativeUi,
+  { maxBodyBytes, mountPrefix }: { maxBodyBytes: number; mountPrefix: string },
+  log: Logger,
+): void {
   if (ui.size === 0) return;
   app.post("/ui/:name", async (c) => {
     const name = c.req.param("name");
@@ -96,7 +101,7 @@ export function mountUiComponents(app: Hono<HttpEnv>, ui: GenerativeUi, maxBodyB
     const host = c.req.header("host") ?? "";
     // Absolute URLs: the HTML is inserted into another page. Local hosts are plain http.
     const isLocal = /^(localhost|127\.0\.0\.1)(:|$)/.test(host);
-    const base = `${isLocal ? "http:" : ""}//${host}/ui/${name}`;
+    const base = `${isLocal ? "http:" : ""}//${host}${mountPrefix}/ui/${name}`;
     const globalName = `__LGUI_${name.replace(/[^a-zA-Z0-9]/g, "_")}`;
     const html = [
       ...files.filter((file) => file.basename.endsWith(".css")).map((file) => `<link rel="stylesheet" href="${base}/${file.basename}" />`),

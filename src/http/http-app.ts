@@ -12,19 +12,23 @@ import { readBoundedBody } from "./bounded-body.js";
 import { mountConsole } from "./console-static.js";
 import { accessLog } from "./access-log.js";
 import { corsMiddleware } from "./cors-policy.js";
-import { isCustomRouteAuthEnabled } from "./custom-routes.js";
+import { isAuthenticatedBeforeCustomApp } from "./custom-routes.js";
 import { mountUiAssets, mountUiComponents } from "./generative-ui.js";
 import type { HttpEnv } from "./http-env.js";
+import { mountPrefixOf, outsidePrefixAnswer, prefixedLocations, routingPath } from "./mount-prefix.js";
 import { mountLiveness, mountMetrics, mountReadiness } from "./operations-routes.js";
 import { serverInfo } from "./server-info.js";
 
 /**
- * The HTTP surface, in this order: CORS; the deployment's own routes and middleware (`http.app`);
- * /ok, /ready, /info and the web console's static files (always open: the console asks for the key or
- * token itself); authentication (API key, then the deployment's custom `authenticate`) and the
- * body-size check for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
+ * The HTTP surface, in this order: the access log; with `http.mount_prefix`, a 404 for paths
+ * outside it (the routes below are matched with the prefix taken off: http/mount-prefix.ts);
+ * CORS; the deployment's own routes and middleware (`http.app`); /ok, /ready, /info and the web
+ * console's static files (always open: the console asks for the key or token itself);
+ * authentication (API key, then the deployment's custom `authenticate`) and the body-size check
+ * for everything else; GraphQL at /graphql, MCP at /mcp, A2A under /a2a and the
  * LangGraph-compatible REST API. /metrics is authenticated here (HANGAR_METRICS_PORT serves it
- * open on its own port instead: http/metrics-server.ts).
+ * open on its own port instead: http/metrics-server.ts). `http.middleware_order: "auth_first"`
+ * (or `enable_custom_route_auth`) moves authentication in front of the deployment's app.
  */
 export function createHttpApp(
   runtime: HangarRuntime,
@@ -32,18 +36,24 @@ export function createHttpApp(
   /** Collects what must close before the HTTP server can (open MCP sessions hold SSE streams). */
   beforeServerClose: Array<() => Promise<void>> = [],
 ): Hono<HttpEnv> {
-  const app = new Hono<HttpEnv>();
+  const prefix = mountPrefixOf(runtime.deployment);
+  const app = new Hono<HttpEnv>(prefix === "" ? {} : { getPath: routingPath(prefix) });
   const { apiKeys, maxBodyBytes } = runtime.config;
   const customRoutes = runtime.customRoutes ?? null;
-  const authenticateCustomRoutes = customRoutes !== null && isCustomRouteAuthEnabled(runtime.deployment);
+  const authenticateCustomRoutes = customRoutes !== null && isAuthenticatedBeforeCustomApp(runtime.deployment);
 
   // The access log wraps everything, so its line has the status and time whoever answered.
   app.use("*", accessLog(runtime.deployment, runtime.log.child({ component: "http" })));
+  if (prefix !== "") {
+    app.use("*", outsidePrefixAnswer(prefix));
+    app.use("*", prefixedLocations(prefix));
+  }
   // CORS first, so preflights (which carry no API key) and error responses get its headers.
   app.use("*", corsMiddleware(runtime.deployment.http?.cors));
   const authentication = authenticationMiddleware(runtime, { apiKeys, customAuth: runtime.customAuth }, maxBodyBytes);
-  // Custom routes (http.app) come before everything else, as on LangGraph's server; with
-  // enable_custom_route_auth they are authenticated first like Hangar's own routes.
+  // Custom routes and middleware (http.app) come before everything else, as on LangGraph's
+  // server; with middleware_order "auth_first" or enable_custom_route_auth, authentication comes
+  // before them (a Hono app's middleware cannot be told from its routes before it runs).
   if (authenticateCustomRoutes) app.use("*", authentication);
   if (customRoutes) app.route("/", customRoutes);
 
@@ -54,11 +64,11 @@ export function createHttpApp(
   }
   // Open like /ok: orchestrators' probes carry no credentials.
   mountReadiness(app, runtime);
-  mountConsole(app, runtime.config.consoleDir, runtime.log);
+  mountConsole(app, runtime.config.consoleDir, runtime.log, prefix);
   const ui = runtime.deployment.http?.disable_ui === true ? new Map() : (runtime.generativeUi ?? new Map());
   mountUiAssets(app, ui);
   if (!authenticateCustomRoutes) app.use("*", authentication);
-  mountUiComponents(app, ui, maxBodyBytes, runtime.log);
+  mountUiComponents(app, ui, { maxBodyBytes, mountPrefix: prefix }, runtime.log);
   // Authenticated like the API (HANGAR_API_KEYS or custom auth), unless on its own port.
   if (runtime.config.metricsPort === null) mountMetrics(app, runtime, "authenticated");
 
@@ -102,7 +112,10 @@ function authenticationMiddleware(runtime: HangarRuntime, settings: RequestAuthe
     const declaredLength = Number(c.req.header("content-length") ?? 0);
     if (declaredLength > maxBodyBytes) return respondWithError(c, new PayloadTooLargeError(maxBodyBytes), log);
     try {
-      c.set("actor", await authenticateCaller(settings, c.req.raw, log));
+      const actor = await authenticateCaller(settings, c.req.raw, log);
+      c.set("actor", actor);
+      // What LangGraph's JS server gives the deployment's middleware and routes (`c.get("auth")`).
+      if (actor.user) c.set("auth", { user: actor.user, scopes: actor.user.permissions });
     } catch (error) {
       return respondWithError(c, error, log);
     }

@@ -26,6 +26,7 @@ import {
 import { configurableHeadersPolicy } from "../rest/configurable-headers.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import type { ServiceContext } from "../services/service-context.js";
+import { mountPrefixOf, pathUnderPrefix } from "./mount-prefix.js";
 import { closeReason, isCredentialProtocol, refusalCloseCode, subprotocolCredentials } from "./websocket-credentials.js";
 
 const STREAM_PATH = /^\/threads\/([^/]+)\/stream\/events$/;
@@ -35,8 +36,10 @@ export const MAX_SOCKET_BACKLOG_BYTES = 16 * 1024 * 1024;
 /** Close code for a reader that fell that far behind (1008: policy violation). */
 export const SLOW_CONSUMER_CLOSE = 1008;
 
-export function isProtocolStreamPath(pathname: string): boolean {
-  return STREAM_PATH.test(pathname);
+/** The thread id of a protocol stream's upgrade path (under `http.mount_prefix`), else null. */
+export function protocolStreamThreadId(pathname: string, mountPrefix: string): string | null {
+  const match = STREAM_PATH.exec(pathUnderPrefix(pathname, mountPrefix) ?? "");
+  return match ? decodeURIComponent(match[1]!) : null;
 }
 
 /**
@@ -57,12 +60,12 @@ export function attachProtocolWebSocket(httpServer: http.Server, runtime: Hangar
   });
   const runHeadersOf = configurableHeadersPolicy(runtime.deployment);
   const authentication = { apiKeys: runtime.config.apiKeys, customAuth: runtime.customAuth };
+  const mountPrefix = mountPrefixOf(runtime.deployment);
 
   const onUpgrade = async (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     const { pathname } = new URL(request.url ?? "/", "http://localhost");
-    const match = STREAM_PATH.exec(pathname);
-    if (!match) return;
-    const threadId = decodeURIComponent(match[1]!);
+    const threadId = protocolStreamThreadId(pathname, mountPrefix);
+    if (threadId === null) return;
     const log = runtime.log.child({ requestId: headerValue(request.headers["x-request-id"]) ?? randomUUID(), transport: "protocol-ws" });
     // A browser's credentials arrive as subprotocols; handlers see them as the headers they stand
     // for, and never see them in sec-websocket-protocol.

@@ -66,13 +66,14 @@ describe("loadCustomAuth", () => {
 
 describe("reviewDeploymentKeys", () => {
   it("names the keys Hangar ignores, and none it honours", () => {
-    expect(reviewDeploymentKeys(deployment({ http: { app: "./app.ts:app", enable_custom_route_auth: true } }).parsed).ignored).toEqual([]);
+    const honoured = { app: "./app.ts:app", enable_custom_route_auth: true, mount_prefix: "/api", middleware_order: "auth_first" };
+    expect(reviewDeploymentKeys(deployment({ http: honoured }).parsed).ignored).toEqual([]);
     const { ignored } = reviewDeploymentKeys(
-      deployment({ node_version: "20", ui: { g: "./ui.tsx" }, http: { cors: {}, configurable_headers: {}, mount_prefix: "/api" } }).parsed,
+      deployment({ node_version: "20", ui: { g: "./ui.tsx" }, http: { cors: {}, configurable_headers: {}, future_key: true } }).parsed,
     );
     expect(ignored).toEqual([
       "node_version (a build setting of langgraph-cli)",
-      "http.mount_prefix (not implemented by Hangar)",
+      "http.future_key (not implemented by Hangar)",
     ]);
   });
 

@@ -3,7 +3,7 @@ import { forgetApiKey, useApiKeyState } from "./api/api-key.js";
 import { KeyPrompt } from "./components/key-prompt.js";
 import { NavIcon } from "./components/nav-icon.js";
 import { ShortcutsDialog, useGlobalShortcuts } from "./components/shortcuts.js";
-import { routePath, sectionOf, type Route } from "./lib/routes.js";
+import { CONSOLE_BASE, routePath, sectionOf, type Route } from "./lib/routes.js";
 import { AssistantDetailPage } from "./pages/assistants/assistant-detail-page.js";
 import { AssistantsPage } from "./pages/assistants/assistants-page.js";
 import { CronsPage } from "./pages/crons/crons-page.js";
@@ -61,7 +61,7 @@ export function App() {
       <nav className="sidebar" aria-label="Sections">
         <div className="sidebar-inner">
           <Link to={routePath({ page: "assistants" })} className="brand">
-            <img src={`${import.meta.env.BASE_URL}favicon.svg`} alt="" width={22} height={22} />
+            <img src={`${CONSOLE_BASE}/favicon.svg`} alt="" width={22} height={22} />
             <span>Hangar</span>
           </Link>
           <ul className="nav-list">

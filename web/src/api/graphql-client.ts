@@ -1,7 +1,8 @@
 import type { TypedDocumentString } from "../generated/graphql.js";
+import { MOUNT_PREFIX } from "../lib/mount-prefix.js";
 import { currentApiKey, reportKeyRefused } from "./api-key.js";
 
-export const GRAPHQL_PATH = "/graphql";
+export const GRAPHQL_PATH = `${MOUNT_PREFIX}/graphql`;
 
 /** A failed operation: the server's message(s) and the first error's extensions.code. */
 export class ApiError extends Error {

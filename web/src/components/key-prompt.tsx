@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { saveApiKey } from "../api/api-key.js";
 import { GRAPHQL_PATH } from "../api/graphql-client.js";
+import { MOUNT_PREFIX } from "../lib/mount-prefix.js";
 import { Dialog } from "./dialog.js";
 
 /** What the server asks for, from /info's `hangar.auth` (open: it needs no credential to read). */
@@ -38,7 +39,7 @@ function credentialKindOf(auth: unknown): CredentialKind {
 export function KeyPrompt({ hadKey }: { hadKey: boolean }) {
   const [kind, setKind] = useState<CredentialKind>("api-key");
   useEffect(() => {
-    fetch("/info")
+    fetch(`${MOUNT_PREFIX}/info`)
       .then((response) => (response.ok ? response.json() : null))
       .then((info: { hangar?: { auth?: unknown } } | null) => setKind(credentialKindOf(info?.hangar?.auth)))
       .catch(() => undefined);

@@ -1,9 +1,11 @@
+import { MOUNT_PREFIX } from "./mount-prefix.js";
+
 /**
- * The console's client routes. They all live under /console/ (the server answers index.html for
+ * The console's client routes (under the server's http.mount_prefix, when it has one). They all live under /console/ (the server answers index.html for
  * any of them), so none can ever collide with an API path such as /assistants or /threads.
  */
 
-export const CONSOLE_BASE = "/console";
+export const CONSOLE_BASE = `${MOUNT_PREFIX}/console`;
 
 export type Route =
   | { page: "assistants" }
@@ -21,7 +23,9 @@ export type PageName = Route["page"];
 
 export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
-  const inside = pathname === "/" ? "" : pathname.startsWith(`${CONSOLE_BASE}/`) || pathname === CONSOLE_BASE ? pathname.slice(CONSOLE_BASE.length) : null;
+  // The front door: `/`, or the prefix with or without its slash.
+  const isFrontDoor = pathname === `${MOUNT_PREFIX}/` || (MOUNT_PREFIX !== "" && pathname === MOUNT_PREFIX);
+  const inside = isFrontDoor ? "" : pathname.startsWith(`${CONSOLE_BASE}/`) || pathname === CONSOLE_BASE ? pathname.slice(CONSOLE_BASE.length) : null;
   if (inside === null) return { page: "not-found", path: pathname };
   const [section = "", id, ...rest] = inside.split("/").filter(Boolean).map(safeDecode);
   if (rest.length > 0) return { page: "not-found", path: pathname };
