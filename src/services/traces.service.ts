@@ -14,7 +14,7 @@ import { parseRunTime } from "../tracing/ingest/parse-run-time.js";
 import { inKeyOrder } from "./key-order.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
-import { ingestTraceRuns } from "./traces/ingest-trace-runs.js";
+import { ingestTraceRuns, type IngestOptions } from "./traces/ingest-trace-runs.js";
 import type { OtlpSpan } from "../tracing/otlp/otlp-span.js";
 import { spanRejection, spanToRunOperation } from "../tracing/otlp/span-to-run.js";
 import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
@@ -93,11 +93,12 @@ const ZERO_TOTALS: UsageTotals = {
 export const tracesService = {
   /**
    * Stores posts and patches (LangSmith run operations) and derives messages, usage and costs.
-   * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this.
+   * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this. `andThen`
+   * writes what else belongs to the batch in the same transaction.
    */
-  async ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+  async ingest(ctx: ServiceContext, input: IngestTraceRunsInput, options: IngestOptions = {}): Promise<{ runIds: string[] }> {
     requireOperator(ctx, "Trace ingestion and reads");
-    const stored = await ingestTraceRuns(ctx, input);
+    const stored = await ingestTraceRuns(ctx, input, options);
     ctx.metrics?.traceRunsStored(stored.runIds.length);
     return stored;
   },
