@@ -72,7 +72,7 @@ describe("the console's Usage page", () => {
       ["thread-faq", "4", "$0.0014"],
     ]);
     await groupBy.selectOption("METADATA");
-    const key = page.getByLabel("Metadata key");
+    const key = page.getByRole("textbox", { name: "Metadata key" });
     expect(await key.inputValue()).toBe("user_id");
     await page.getByTestId("usage-rollup").getByText("alice").waitFor();
     expect((await tableRows()).map((row) => [row[0], row[1], row[5]])).toEqual([
@@ -92,8 +92,8 @@ describe("the console's Usage page", () => {
   it("narrows to a time range: the last 24 hours hold every trace, a custom range before them none", async () => {
     const { page } = fixture;
     await page.getByLabel("Time").selectOption("custom");
-    await page.getByLabel("From").fill("2020-01-01T00:00");
-    await page.getByLabel("To").fill("2020-01-02T00:00");
+    await page.getByLabel("From", { exact: true }).fill("2020-01-01T00:00");
+    await page.getByLabel("To", { exact: true }).fill("2020-01-02T00:00");
     await page.getByText("No runs in this period").waitFor();
     await page.getByText("No traces started in this period.").waitFor();
     await page.getByLabel("Time").selectOption("24h");

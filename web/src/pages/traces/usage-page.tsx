@@ -54,15 +54,7 @@ export function UsagePage() {
   const key = useDebounced(metadataKey.trim(), 300);
   const isByMetadata = groupBy === "METADATA";
   const times = { from: period.from.toISOString(), to: period.to.toISOString() };
-  const rollup = useQuery(
-    UsageRollupDocument,
-    { ...times, groupBy: [groupBy], metadataKey: isByMetadata ? key : null },
-    { skip: isByMetadata && key === "" },
-  );
   const expensive = useQuery(ExpensiveTracesDocument, times);
-  const grouping = GROUPINGS[groupBy];
-  const rows = rollup.data?.usageSummary ?? [];
-
   return (
     <div className="page usage-page">
       <PageHeader
@@ -112,8 +104,42 @@ export function UsagePage() {
         </button>
       </div>
 
-      <h2 className="subheading">By {grouping.column.toLowerCase()}</h2>
-      {isByMetadata && key === "" && <p className="muted">Name a metadata key to group by its values.</p>}
+      <h2 className="subheading">By {GROUPINGS[groupBy].column.toLowerCase()}</h2>
+      {isByMetadata && key === "" ? (
+        <p className="muted">Name a metadata key to group by its values.</p>
+      ) : (
+        // One table per grouping: rows of the previous grouping are never shown under the new one's heading.
+        <UsageRollupTable key={`${groupBy}:${key}`} groupBy={groupBy} metadataKey={isByMetadata ? key : null} from={times.from} to={times.to} />
+      )}
+
+      <h2 className="subheading">Most expensive traces</h2>
+      <ErrorBanner error={expensive.error} onRetry={expensive.refetch} />
+      {expensive.data && expensive.data.expensiveTraces.length === 0 && <p className="muted">No traces started in this period.</p>}
+      {expensive.data && expensive.data.expensiveTraces.length > 0 && (
+        <ol className="expensive-traces" data-testid="expensive-traces">
+          {expensive.data.expensiveTraces.map((trace) => (
+            <li key={trace.traceRunId}>
+              <Link className="row-link" to={routePath({ page: "trace", traceId: trace.traceId ?? trace.traceRunId, runId: null })}>
+                {trace.name ?? "(unnamed)"}
+              </Link>
+              <span className="expensive-cost">{formatUsd(trace.totals?.cost.totalCost)}</span>
+              <span className="muted small">
+                <TimeAgo iso={trace.startTime} /> · {countOf(trace.totals?.runCount ?? 1, "run")} · {countOf(trace.totals?.usage.totalTokens ?? 0, "token")}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGroupBy; metadataKey: string | null; from: string; to: string }) {
+  const rollup = useQuery(UsageRollupDocument, { from, to, groupBy: [groupBy], metadataKey });
+  const grouping = GROUPINGS[groupBy];
+  const rows = rollup.data?.usageSummary ?? [];
+  return (
+    <>
       <ErrorBanner error={rollup.error} onRetry={rollup.refetch} />
       {!rollup.data && rollup.isLoading && <Loading label="Summing usage…" />}
       {rollup.data && rows.length === 0 && <EmptyState title="No runs in this period">Runs record usage as they call models.</EmptyState>}
@@ -138,31 +164,12 @@ export function UsagePage() {
           </table>
         </div>
       )}
-      {rollup.data && rows.length > 0 && (
+      {rows.length > 0 && (
         <p className="muted small">
           {countOf(rows.length, "group")}, {countOf(rows.reduce((sum, row) => sum + row.runCount, 0), "run")}.
         </p>
       )}
-
-      <h2 className="subheading">Most expensive traces</h2>
-      <ErrorBanner error={expensive.error} onRetry={expensive.refetch} />
-      {expensive.data && expensive.data.expensiveTraces.length === 0 && <p className="muted">No traces started in this period.</p>}
-      {expensive.data && expensive.data.expensiveTraces.length > 0 && (
-        <ol className="expensive-traces" data-testid="expensive-traces">
-          {expensive.data.expensiveTraces.map((trace) => (
-            <li key={trace.traceRunId}>
-              <Link className="row-link" to={routePath({ page: "trace", traceId: trace.traceId ?? trace.traceRunId, runId: null })}>
-                {trace.name ?? "(unnamed)"}
-              </Link>
-              <span className="expensive-cost">{formatUsd(trace.totals?.cost.totalCost)}</span>
-              <span className="muted small">
-                <TimeAgo iso={trace.startTime} /> · {countOf(trace.totals?.runCount ?? 1, "run")} · {countOf(trace.totals?.usage.totalTokens ?? 0, "token")}
-              </span>
-            </li>
-          ))}
-        </ol>
-      )}
-    </div>
+    </>
   );
 }
 
