@@ -10,6 +10,8 @@ import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
 
 type UsageRow = UsageRollupQuery["usageSummary"][number];
+/** The operation's `first` (web/src/graphql/usage.graphql): more groups than this are cut. */
+const MAX_GROUPS_SHOWN = 200;
 type Range = "24h" | "7d" | "30d" | "90d" | "custom";
 
 const RANGE_MS: Record<Exclude<Range, "custom">, number> = {
@@ -166,7 +168,8 @@ function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGr
       )}
       {rows.length > 0 && (
         <p className="muted small">
-          {countOf(rows.length, "group")}, {countOf(rows.reduce((sum, row) => sum + row.runCount, 0), "run")}.
+          {countOf(rows.length, "group")}, {countOf(rows.reduce((sum, row) => sum + row.runCount, 0), "run")}
+          {rows.length >= MAX_GROUPS_SHOWN ? ` (only the ${MAX_GROUPS_SHOWN} most expensive groups are shown)` : ""}.
         </p>
       )}
     </>
