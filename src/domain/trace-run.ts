@@ -143,7 +143,10 @@ export interface UsageTotals {
   totalCost: string;
 }
 
-export type UsageGrouping = "model" | "provider" | "assistant" | "day";
+export type UsageGrouping = "model" | "provider" | "assistant" | "day" | "thread" | "metadata";
+
+/** How usage roll-up rows are ordered: by their keys, or most expensive first. */
+export type UsageOrder = "keys" | "cost";
 
 export interface UsageSummaryRow extends UsageTotals {
   /** The group's keys; keys not grouped by are null, as are keys the group's runs lack. */
@@ -152,6 +155,17 @@ export interface UsageSummaryRow extends UsageTotals {
   assistantId: string | null;
   /** UTC day, YYYY-MM-DD. */
   day: string | null;
+  /** The run's LangSmith thread: metadata thread_id, session_id or conversation_id (the first present). */
+  thread: string | null;
+  /** The value (as text) of the metadata key grouped by. */
+  metadataValue: string | null;
+}
+
+/** A trace's usage: its sums, keyed by trace id, for the most expensive traces. */
+export interface TraceUsage {
+  traceId: string;
+  rootRunId: string;
+  totals: UsageTotals;
 }
 
 /** A tracing project (a LangSmith session): runs recorded under one project id, and their span. */

@@ -49,8 +49,10 @@ export const traceFeedbackService = {
   /**
    * A LangSmith multipart batch: its runs, then the feedback parts that came with them, which may
    * name runs of the same batch. Every feedback is checked (and its run found in the batch or the
-   * store) before anything is written; the feedback is then written in one transaction after the
-   * runs. A feedback id already stored is skipped: the SDK re-sends a batch it saw fail.
+   * store) before anything is written, for a clear answer; runs and feedback are then written in
+   * ONE transaction, so a feedback refused there (its run deleted meanwhile, or a trace_id that
+   * only the stored run contradicts) leaves none of the batch's runs written either. A feedback id
+   * already stored is skipped: the SDK re-sends a batch it saw fail.
    */
   async ingestWithRuns(ctx: ServiceContext, runs: IngestTraceRunsInput, feedback: readonly CreateFeedbackInput[]): Promise<void> {
     requireOperator(ctx, WHAT);
@@ -68,14 +70,14 @@ export const traceFeedbackService = {
       if (missing) throw new NotFoundError(`Trace run '${missing}' not found: feedback needs a stored run`);
     }
     rows.forEach((row, index) => requireRunTrace({ runId: row.runId, traceId: traceOfRun.get(row.runId) ?? null }, feedback[index]!));
-    await tracesService.ingest(ctx, runs);
-    if (rows.length === 0) return;
-    await withTransaction(ctx.db, async (manager) => {
-      for (const [index, row] of rows.entries()) {
-        const stored = await insertTraceFeedback(manager, row);
-        if (stored === null) throw new NotFoundError(`Trace run '${row.runId}' not found: feedback needs a stored run`);
-        if (stored !== "conflict") requireRunTrace(stored, feedback[index]!);
-      }
+    await tracesService.ingest(ctx, runs, {
+      andThen: async (manager) => {
+        for (const [index, row] of rows.entries()) {
+          const stored = await insertTraceFeedback(manager, row);
+          if (stored === null) throw new NotFoundError(`Trace run '${row.runId}' not found: feedback needs a stored run`);
+          if (stored !== "conflict") requireRunTrace(stored, feedback[index]!);
+        }
+      },
     });
   },
 

@@ -7,13 +7,14 @@ import { sumTraceUsage } from "../db/sql/sum-trace-usage.js";
 import { countTraceRuns } from "../db/sql/count-trace-runs.js";
 import { selectTraceProjects } from "../db/sql/select-trace-projects.js";
 import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
+import { rankExpensiveTraces } from "../db/sql/rank-expensive-traces.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
 import { parseRunTime } from "../tracing/ingest/parse-run-time.js";
 import { inKeyOrder } from "./key-order.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
-import { ingestTraceRuns } from "./traces/ingest-trace-runs.js";
+import { ingestTraceRuns, type IngestOptions } from "./traces/ingest-trace-runs.js";
 import type { OtlpSpan } from "../tracing/otlp/otlp-span.js";
 import { spanRejection, spanToRunOperation } from "../tracing/otlp/span-to-run.js";
 import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
@@ -25,6 +26,7 @@ import type {
   TraceRunNode,
   TraceTree,
   UsageGrouping,
+  UsageOrder,
   UsageSummaryRow,
   UsageTotals,
 } from "../domain/trace-run.js";
@@ -55,6 +57,25 @@ export interface SummarizeUsageInput {
   /** Zero or more keys; none gives one row of totals over the range. */
   groupBy: readonly UsageGrouping[];
   runTypes?: string[];
+  /** Required with the `metadata` grouping: the extra.metadata key whose values are the groups. */
+  metadataKey?: string;
+  /** Default keys. */
+  order?: UsageOrder;
+  /** 1..MAX_USAGE_ROWS; default DEFAULT_USAGE_ROWS. */
+  limit?: number;
+}
+
+/** Roll-up rows are bounded: a year of days by model is ~7,000 rows; more is an export, not a view. */
+export const DEFAULT_USAGE_ROWS = 1000;
+export const MAX_USAGE_ROWS = 5000;
+export const DEFAULT_EXPENSIVE_TRACES = 10;
+export const MAX_EXPENSIVE_TRACES = 100;
+const MAX_METADATA_KEY_LENGTH = 200;
+
+export interface ExpensiveTrace {
+  /** The trace's root run. */
+  root: TraceRun;
+  totals: UsageTotals;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -72,11 +93,12 @@ const ZERO_TOTALS: UsageTotals = {
 export const tracesService = {
   /**
    * Stores posts and patches (LangSmith run operations) and derives messages, usage and costs.
-   * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this.
+   * Transport-neutral: REST ingestion and Hangar's own graph tracer both call this. `andThen`
+   * writes what else belongs to the batch in the same transaction.
    */
-  async ingest(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+  async ingest(ctx: ServiceContext, input: IngestTraceRunsInput, options: IngestOptions = {}): Promise<{ runIds: string[] }> {
     requireOperator(ctx, "Trace ingestion and reads");
-    const stored = await ingestTraceRuns(ctx, input);
+    const stored = await ingestTraceRuns(ctx, input, options);
     ctx.metrics?.traceRunsStored(stored.runIds.length);
     return stored;
   },
@@ -216,15 +238,54 @@ export const tracesService = {
     return (await totalsByKey(ctx, "hangarRun", runIds)).map((totals) => totals ?? ZERO_TOTALS);
   },
 
-  /** Sums per model, provider, assistant or UTC day over runs that started in [from, to). */
+  /** Sums per model, provider, assistant, UTC day, thread or metadata value over runs that started in [from, to). */
   async summarizeUsage(ctx: ServiceContext, input: SummarizeUsageInput): Promise<UsageSummaryRow[]> {
     requireOperator(ctx, "Traces");
-    const from = optionalTime(input.from, "from");
-    const to = optionalTime(input.to, "to");
-    if (!from || !to || from >= to) throw new InvalidInputError("from and to must be times with from earlier than to");
-    return summarizeTraceUsage(ctx.db.dataSource.manager, input.groupBy, { from, to, runTypes: input.runTypes });
+    const { from, to } = requireRange(input.from, input.to);
+    const limit = requireLimit(input.limit ?? DEFAULT_USAGE_ROWS, MAX_USAGE_ROWS, "first");
+    const isByMetadata = input.groupBy.includes("metadata");
+    const metadataKey = input.metadataKey?.trim();
+    if (isByMetadata && !metadataKey) throw new InvalidInputError("metadataKey is required to group by METADATA");
+    if (!isByMetadata && input.metadataKey !== undefined) throw new InvalidInputError("metadataKey is given but groupBy lacks METADATA");
+    if (metadataKey && metadataKey.length > MAX_METADATA_KEY_LENGTH) {
+      throw new InvalidInputError(`metadataKey must be at most ${MAX_METADATA_KEY_LENGTH} characters`);
+    }
+    return summarizeTraceUsage(ctx.db.dataSource.manager, input.groupBy, {
+      from,
+      to,
+      runTypes: input.runTypes,
+      metadataKey,
+      order: input.order ?? "keys",
+      limit,
+    });
+  },
+
+  /** The traces whose root started in [from, to), by the sum of their runs' costs, most expensive first. */
+  async rankExpensiveTraces(ctx: ServiceContext, input: { from: RunTimeInput; to: RunTimeInput; limit?: number }): Promise<ExpensiveTrace[]> {
+    requireOperator(ctx, "Traces");
+    const { from, to } = requireRange(input.from, input.to);
+    const limit = requireLimit(input.limit ?? DEFAULT_EXPENSIVE_TRACES, MAX_EXPENSIVE_TRACES, "first");
+    const ranked = await rankExpensiveTraces(ctx.db.dataSource.manager, { from, to, limit });
+    const roots = new Map((await getTraceRuns(ctx.db.dataSource.manager, ranked.map((trace) => trace.rootRunId))).map((run) => [run.id, run]));
+    // A root deleted between the two reads (retention) leaves its trace out rather than half-shown.
+    return ranked.flatMap(({ rootRunId, totals }) => {
+      const root = roots.get(rootRunId);
+      return root ? [{ root, totals }] : [];
+    });
   },
 };
+
+function requireRange(fromInput: RunTimeInput, toInput: RunTimeInput): { from: string; to: string } {
+  const from = optionalTime(fromInput, "from");
+  const to = optionalTime(toInput, "to");
+  if (!from || !to || from >= to) throw new InvalidInputError("from and to must be times with from earlier than to");
+  return { from, to };
+}
+
+function requireLimit(limit: number, max: number, argument: string): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > max) throw new InvalidInputError(`${argument} must be 1..${max}, got ${limit}`);
+  return limit;
+}
 
 function requireFilterIds(filter: TraceRunFilter): void {
   requireUuids(filter.ids ?? [], "id");

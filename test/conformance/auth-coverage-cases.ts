@@ -147,6 +147,11 @@ export const GRAPHQL_CASES: GraphqlCase[] = [
   { field: "Query.cron", query: "query($id: ID!) { cron(cronId: $id) { schedule } }", variables: (f) => ({ id: f.cron.cron_id }), refusedBy: "handler" },
   { field: "Query.crons", query: "{ crons { totalCount } }", refusedBy: "handler" },
   { field: "Query.cronSchedulePreview", query: '{ cronSchedulePreview(schedule: "0 0 * * *") }', refusedBy: "open" },
+  {
+    field: "Query.expensiveTraces",
+    query: 'query { expensiveTraces(from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z") { __typename } }',
+    refusedBy: "operator",
+  },
   { field: "Query.modelPrices", query: "{ modelPrices(first: 1) { edges { node { modelName } } } }", refusedBy: "open" },
   { field: "Query.node", query: "query($id: ID!) { node(id: $id) { id } }", variables: (f) => ({ id: globalId("Thread", f.thread.thread_id) }), refusedBy: "handler" },
   { field: "Query.nodes", query: "query($id: ID!) { nodes(ids: [$id]) { id } }", variables: (f) => ({ id: globalId("Run", f.run.run_id) }), refusedBy: "handler" },

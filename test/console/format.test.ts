@@ -82,6 +82,7 @@ describe("routes", () => {
       { page: "thread", threadId: "t-1" },
       { page: "traces" },
       { page: "trace", traceId: "tr-1", runId: "r-2" },
+      { page: "usage" },
       { page: "crons" },
       { page: "memory" },
     ];

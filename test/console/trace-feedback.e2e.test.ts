@@ -42,7 +42,38 @@ describe("feedback in the console's trace view", () => {
     const table = page.getByTestId("run-feedback");
     await table.waitFor();
     const cells = await table.locator("tbody tr").first().locator("td").allTextContents();
-    expect(cells).toEqual(["correctnessmodel", "0.25", "wrong city", "The parcel is in Lille", '{"content":"It left Lille this morning."}', "Delete"]);
+    expect(cells).toEqual(["correctnessmodel", "0.25", "wrong city", "The parcel is in Lille", '{"content":"It left Lille this morning."}', "EditDelete"]);
+
+    // Edited in place (updateTraceFeedback): score, value (JSON when it parses) and comment; the
+    // langsmith client reads the change back, the correction untouched.
+    await table.getByRole("button", { name: "Edit feedback correctness" }).click();
+    const edit = page.getByRole("form", { name: "Edit feedback correctness" });
+    expect(await edit.getByLabel("Score").inputValue()).toBe("0.25");
+    expect(await edit.getByLabel("Value").inputValue()).toBe("wrong city");
+    await edit.getByLabel("Score").fill("0.75");
+    await edit.getByLabel("Value").fill('{"city":"Lille"}');
+    await edit.getByLabel("Comment").fill("right city after all");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await table.getByText("right city after all").waitFor();
+    const [corrected] = await (async () => {
+      const found = [];
+      for await (const feedback of client.listFeedback({ runIds: [callId], feedbackKeys: ["correctness"] })) found.push(feedback);
+      return found;
+    })();
+    expect(corrected).toMatchObject({
+      score: 0.75,
+      value: { city: "Lille" },
+      comment: "right city after all",
+      correction: { content: "It left Lille this morning." },
+    });
+    // A refused edit stays open with the server's answer, and changes nothing.
+    await table.getByRole("button", { name: "Edit feedback correctness" }).click();
+    await edit.getByLabel("Score").fill("1e13");
+    await edit.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("alert").getByText(/score must be below 1e12 in magnitude/).waitFor();
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await edit.waitFor({ state: "detached" });
+    expect((await table.locator("tbody tr").first().locator("td").allTextContents()).slice(1, 4)).toEqual(["0.75", '{"city":"Lille"}', "right city after all"]);
 
     // Added from the console (source app), and stored: the langsmith client reads it back.
     const form = page.getByRole("form", { name: "Add feedback" });

@@ -680,6 +680,8 @@ CREATE INDEX trace_runs_model_name_idx ON public.trace_runs USING btree (model_n
 
 CREATE INDEX trace_runs_parent_run_id_idx ON public.trace_runs USING btree (parent_run_id);
 
+CREATE INDEX trace_runs_root_start_time_idx ON public.trace_runs USING btree (start_time DESC, id DESC) WHERE (parent_run_id IS NULL);
+
 CREATE INDEX trace_runs_start_time_idx ON public.trace_runs USING btree (start_time DESC, id DESC);
 
 CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_id, start_time) WHERE (thread_id IS NOT NULL);

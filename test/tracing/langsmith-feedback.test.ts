@@ -170,6 +170,29 @@ describe("feedback in LangSmith's multipart batches", () => {
     expect(JSON.stringify(await refused.json())).toMatch(new RegExp(`feedback\\.${feedbackId}.*score`));
     expect((await server.request(`/tracing/runs/${run}`)).status).toBe(404);
   });
+
+  it("runs and feedback are one transaction: a feedback refused at its write leaves the batch's runs unwritten", async () => {
+    // A stored run of trace `run`; the batch patches it naming another trace (the post owns
+    // trace_id, so the patch's is ignored) and attaches feedback for that other trace. Only the
+    // stored row shows the mismatch, so it is found while writing, after the patch.
+    const run = uuidv4();
+    const otherTrace = uuidv4();
+    await client.createRun({ id: run, trace_id: run, name: "judged", run_type: "chain", inputs: {}, start_time: Date.now() });
+    const stamp = "20250101T000000000000Z";
+    const feedbackId = uuidv4();
+    // By hand: the SDK sends this body too (multipartIngestRuns with runUpdates and feedbacks),
+    // but logs a refused batch instead of failing, so the status would not be seen.
+    const json = (value: unknown) => new Blob([JSON.stringify(value)], { type: "application/json" });
+    const form = new FormData();
+    form.append(`patch.${run}`, json({ id: run, trace_id: otherTrace, dotted_order: `${stamp}${otherTrace}.${stamp}${run}`, end_time: new Date().toISOString() }));
+    form.append(`patch.${run}.outputs`, json({ answer: "patched" }));
+    form.append(`feedback.${feedbackId}`, json({ id: feedbackId, run_id: run, trace_id: otherTrace, key: "correctness", score: 1 }));
+    const response = await server.request("/tracing/runs/multipart", { method: "POST", body: form });
+    const answer = JSON.stringify(await response.json());
+    expect([response.status, answer]).toEqual([422, expect.stringContaining(`is not the trace of run '${run}'`)]);
+    expect((await client.readRun(run)).outputs ?? null).toBeNull();
+    expect((await server.request(`/tracing/feedback/${feedbackId}`)).status).toBe(404);
+  });
 });
 
 describe("feedback in GraphQL", () => {

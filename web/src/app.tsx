@@ -13,6 +13,7 @@ import { ThreadDetailPage } from "./pages/threads/thread-detail-page.js";
 import { ThreadsPage } from "./pages/threads/threads-page.js";
 import { TraceDetailPage } from "./pages/traces/trace-detail-page.js";
 import { TracesPage } from "./pages/traces/traces-page.js";
+import { UsagePage } from "./pages/traces/usage-page.js";
 import { Link, useRoute } from "./router.js";
 import { applyThemeChoice, nextThemeChoice, readThemeChoice, type ThemeChoice } from "./theme.js";
 
@@ -21,6 +22,7 @@ const NAVIGATION = [
   { section: "playground", label: "Test", to: routePath({ page: "playground", assistantId: null, threadId: null }) },
   { section: "threads", label: "Threads", to: routePath({ page: "threads" }) },
   { section: "traces", label: "Traces", to: routePath({ page: "traces" }) },
+  { section: "usage", label: "Usage", to: routePath({ page: "usage" }) },
   { section: "crons", label: "Crons", to: routePath({ page: "crons" }) },
   { section: "memory", label: "Memory", to: routePath({ page: "memory" }) },
 ] as const;
@@ -30,6 +32,7 @@ const PAGE_TITLES: Record<string, string> = {
   playground: "Test environment",
   threads: "Threads",
   traces: "Traces",
+  usage: "Usage",
   crons: "Crons",
   memory: "Memory",
 };
@@ -114,6 +117,8 @@ function CurrentPage({ route }: { route: Route }) {
       return <TracesPage />;
     case "trace":
       return <TraceDetailPage key={route.traceId} traceId={route.traceId} selectedRunId={route.runId} />;
+    case "usage":
+      return <UsagePage />;
     case "crons":
       return <CronsPage />;
     case "memory":

@@ -13,6 +13,8 @@ import "./styles/memory.css";
 import "./styles/playground.css";
 import "./styles/threads.css";
 import "./styles/traces.css";
+import "./styles/usage.css";
+import "./styles/trace-feedback.css";
 
 // Before the first render, so a stored dark choice never flashes light.
 applyThemeChoice(readThemeChoice());

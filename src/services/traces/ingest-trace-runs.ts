@@ -1,3 +1,4 @@
+import type { EntityManager } from "typeorm";
 import { lockTraceRuns } from "../../db/sql/lock-trace-runs.js";
 import { serializeTraceRunWrites, upsertTraceRuns, type TraceRunWrite } from "../../db/sql/upsert-trace-runs.js";
 import { withTransaction } from "../../db/tx.js";
@@ -10,12 +11,28 @@ import { normalizeRunOperation, type NormalizedOperation } from "./normalize-run
 import { mayHoldUnstorableText, toStorableValue, UNSTORABLE_TEXT_WARNING } from "./storable-text.js";
 import type { IngestTraceRunsInput, TraceRunRecord } from "../../domain/trace-run.js";
 
+export interface IngestOptions {
+  /**
+   * More writes that belong to the batch (a multipart batch's feedback): run in the transaction
+   * that writes the runs, after them, so a failure there stores none of the runs either.
+   */
+  andThen?: (manager: EntityManager) => Promise<void>;
+}
+
+/** Thrown inside a transaction to roll an incomplete attempt back when a follow-up write must go with it. */
+class IncompleteAttempt extends Error {}
+
 /**
  * Ingests a batch of posts and patches in one transaction of three statements, whatever its size:
  * lock and read the runs that already exist, merge and derive in memory, write everything with
  * one multi-row upsert. Either the whole batch is stored or (on invalid input) none of it.
  */
-export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRunsInput): Promise<{ runIds: string[] }> {
+export async function ingestTraceRuns(
+  ctx: ServiceContext,
+  input: IngestTraceRunsInput,
+  options: IngestOptions = {},
+): Promise<{ runIds: string[] }> {
+  const { andThen } = options;
   // Validate everything before touching the database: a refused batch stores nothing.
   const operations = [
     ...input.posts.map((post) => normalizeRunOperation(post, "post")),
@@ -30,7 +47,10 @@ export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRun
   // Id order everywhere: row locks and unique-index inserts are then taken in the same order by
   // every batch, so batches sharing runs wait for each other instead of deadlocking.
   const ids = [...byId.keys()].sort();
-  if (ids.length === 0) return { runIds: [] };
+  if (ids.length === 0) {
+    if (andThen) await withTransaction(ctx.db, andThen);
+    return { runIds: [] };
+  }
   // Loaded before the transaction: on the embedded database the transaction holds the only
   // connection, and a cache miss inside it would wait for that connection forever.
   const prices = await modelPricesService.currentPrices(ctx);
@@ -45,7 +65,7 @@ export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRun
     });
   };
 
-  if (input.allNew) {
+  if (input.allNew && !andThen) {
     // One statement instead of a transaction of four round trips; it leaves existing rows alone.
     const written = await upsertTraceRuns(ctx.db.dataSource.manager, serializeStorable(mergeAll([])), [], receivedAt);
     if (written.length === ids.length) return { runIds: ids };
@@ -54,7 +74,14 @@ export async function ingestTraceRuns(ctx: ServiceContext, input: IngestTraceRun
     const written = await withTransaction(ctx.db, async (manager) => {
       const existing = await lockTraceRuns(manager, ids);
       const existingIds = existing.map((record) => record.id);
-      return upsertTraceRuns(manager, serializeStorable(mergeAll(existing)), existingIds, receivedAt);
+      const upserted = await upsertTraceRuns(manager, serializeStorable(mergeAll(existing)), existingIds, receivedAt);
+      if (andThen && upserted.length !== ids.length) throw new IncompleteAttempt();
+      if (andThen) await andThen(manager);
+      return upserted;
+    }).catch((error: unknown) => {
+      // With a follow-up write an incomplete attempt commits nothing: it is merged again below.
+      if (error instanceof IncompleteAttempt) return [];
+      throw error;
     });
     if (written.length === ids.length) return { runIds: ids };
     // Another batch created some of these runs between our read and our write; the upsert left

@@ -4,6 +4,7 @@ const PATHS: Record<string, string> = {
   playground: "M4 4h12v9H8l-4 3zM7 8h6M7 11h4",
   threads: "M4 5h12M4 10h12M4 15h8",
   traces: "M3 16l4-6 4 3 6-9M3 4v12h14",
+  usage: "M4 16V10M8 16V6M12 16v-4M16 16V4M3 16h14",
   crons: "M10 3a7 7 0 1 1 0 14 7 7 0 0 1 0-14zM10 6v4l3 2",
   memory: "M4 5c0-1.1 2.7-2 6-2s6 .9 6 2-2.7 2-6 2-6-.9-6-2zM4 5v10c0 1.1 2.7 2 6 2s6-.9 6-2V5M4 10c0 1.1 2.7 2 6 2s6-.9 6-2",
 };

@@ -8,6 +8,7 @@ const GO_TO: Record<string, string> = {
   p: routePath({ page: "playground", assistantId: null, threadId: null }),
   t: routePath({ page: "threads" }),
   r: routePath({ page: "traces" }),
+  u: routePath({ page: "usage" }),
   c: routePath({ page: "crons" }),
   m: routePath({ page: "memory" }),
 };
@@ -56,6 +57,7 @@ const SHORTCUTS: Array<[string, string]> = [
   ["g p", "Test environment (playground)"],
   ["g t", "Threads"],
   ["g r", "Traces"],
+  ["g u", "Usage (tokens and cost roll-ups)"],
   ["g c", "Crons"],
   ["g m", "Memory"],
   ["?", "This list"],

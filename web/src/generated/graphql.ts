@@ -293,6 +293,29 @@ export type UpdateAssistantInput = {
   name?: string | null | undefined;
 };
 
+export type UpdateTraceFeedbackInput = {
+  /** null clears it. */
+  comment?: string | null | undefined;
+  /** null clears it. */
+  correction?: unknown;
+  feedbackId: string;
+  /** A number (four decimals kept) or a boolean (stored as 1 or 0). null clears it. */
+  score?: unknown;
+  /** null clears it. */
+  value?: unknown;
+};
+
+export type UsageGroupBy =
+  | 'ASSISTANT'
+  /** The UTC day the run started. */
+  | 'DAY'
+  /** The value of the metadata key named by metadataKey. */
+  | 'METADATA'
+  | 'MODEL'
+  | 'PROVIDER'
+  /** The run's thread or session: metadata thread_id, session_id or conversation_id, the first present. */
+  | 'THREAD';
+
 export type AssistantSummaryFragment = { id: string, assistantId: string, name: string, graphId: string, description: string | null, version: number, metadata: Record<string, unknown>, createdAt: string, updatedAt: string };
 
 export type AssistantVersionFieldsFragment = { version: number, name: string, description: string | null, graphId: string, context: Record<string, unknown>, metadata: Record<string, unknown>, config: Record<string, unknown>, createdAt: string };
@@ -586,6 +609,13 @@ export type DeleteThreadMutationVariables = Exact<{
 
 export type DeleteThreadMutation = { deleteThread: { deletedThreadId: string } };
 
+export type UpdateTraceFeedbackMutationVariables = Exact<{
+  input: UpdateTraceFeedbackInput;
+}>;
+
+
+export type UpdateTraceFeedbackMutation = { updateTraceFeedback: { feedback: { feedbackId: string, score: number | null, value: unknown, comment: string | null } } };
+
 export type UsageNumbersFragment = { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null };
 
 export type CostNumbersFragment = { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null };
@@ -693,6 +723,24 @@ export type DeleteTraceFeedbackMutationVariables = Exact<{
 
 
 export type DeleteTraceFeedbackMutation = { deleteTraceFeedback: { deletedFeedbackId: string } };
+
+export type UsageRollupQueryVariables = Exact<{
+  groupBy: Array<UsageGroupBy> | UsageGroupBy;
+  metadataKey?: string | null | undefined;
+  from: string;
+  to: string;
+}>;
+
+
+export type UsageRollupQuery = { usageSummary: Array<{ model: string | null, provider: string | null, assistantId: string | null, day: string | null, thread: string | null, metadataValue: string | null, runCount: number, inputTokens: number, outputTokens: number, totalTokens: number, totalCost: string }> };
+
+export type ExpensiveTracesQueryVariables = Exact<{
+  from: string;
+  to: string;
+}>;
+
+
+export type ExpensiveTracesQuery = { expensiveTraces: Array<{ traceRunId: string, traceId: string | null, name: string | null, startTime: string, totals: { runCount: number, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1721,6 +1769,18 @@ export const DeleteThreadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;
+export const UpdateTraceFeedbackDocument = new TypedDocumentString(`
+    mutation UpdateTraceFeedback($input: UpdateTraceFeedbackInput!) {
+  updateTraceFeedback(input: $input) {
+    feedback {
+      feedbackId
+      score
+      value
+      comment
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<UpdateTraceFeedbackMutation, UpdateTraceFeedbackMutationVariables>;
 export const TraceListDocument = new TypedDocumentString(`
     query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $nameContains: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
   traces(
@@ -1969,3 +2029,46 @@ export const DeleteTraceFeedbackDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteTraceFeedbackMutation, DeleteTraceFeedbackMutationVariables>;
+export const UsageRollupDocument = new TypedDocumentString(`
+    query UsageRollup($groupBy: [UsageGroupBy!]!, $metadataKey: String, $from: DateTime!, $to: DateTime!) {
+  usageSummary(
+    groupBy: $groupBy
+    metadataKey: $metadataKey
+    from: $from
+    to: $to
+    orderBy: COST
+    first: 200
+  ) {
+    model
+    provider
+    assistantId
+    day
+    thread
+    metadataValue
+    runCount
+    inputTokens
+    outputTokens
+    totalTokens
+    totalCost
+  }
+}
+    `) as unknown as TypedDocumentString<UsageRollupQuery, UsageRollupQueryVariables>;
+export const ExpensiveTracesDocument = new TypedDocumentString(`
+    query ExpensiveTraces($from: DateTime!, $to: DateTime!) {
+  expensiveTraces(from: $from, to: $to, first: 10) {
+    traceRunId
+    traceId
+    name
+    startTime
+    totals {
+      runCount
+      usage {
+        totalTokens
+      }
+      cost {
+        totalCost
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ExpensiveTracesQuery, ExpensiveTracesQueryVariables>;

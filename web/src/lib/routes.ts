@@ -15,6 +15,7 @@ export type Route =
   | { page: "thread"; threadId: string }
   | { page: "traces" }
   | { page: "trace"; traceId: string; runId: string | null }
+  | { page: "usage" }
   | { page: "crons" }
   | { page: "memory" }
   | { page: "not-found"; path: string };
@@ -39,6 +40,8 @@ export function parseRoute(pathname: string, search: string): Route {
       return id ? { page: "thread", threadId: id } : { page: "threads" };
     case "traces":
       return id ? { page: "trace", traceId: id, runId: params.get("run") } : { page: "traces" };
+    case "usage":
+      return id ? { page: "not-found", path: pathname } : { page: "usage" };
     case "crons":
       return id ? { page: "not-found", path: pathname } : { page: "crons" };
     case "memory":
@@ -70,6 +73,8 @@ export function routePath(route: Route): string {
       return `${CONSOLE_BASE}/traces`;
     case "trace":
       return withQuery(`${CONSOLE_BASE}/traces/${encodeURIComponent(route.traceId)}`, { run: route.runId });
+    case "usage":
+      return `${CONSOLE_BASE}/usage`;
     case "crons":
       return `${CONSOLE_BASE}/crons`;
     case "memory":
@@ -80,7 +85,7 @@ export function routePath(route: Route): string {
 }
 
 /** Which navigation entry a page belongs to. */
-export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "crons" | "memory" | null {
+export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "usage" | "crons" | "memory" | null {
   switch (route.page) {
     case "assistants":
     case "assistant":
@@ -93,6 +98,8 @@ export function sectionOf(route: Route): "assistants" | "playground" | "threads"
     case "traces":
     case "trace":
       return "traces";
+    case "usage":
+      return "usage";
     case "crons":
       return "crons";
     case "memory":

@@ -2,7 +2,12 @@ import { type FormEvent, useState } from "react";
 import { execute } from "../../api/graphql-client.js";
 import { useAction } from "../../api/use-query.js";
 import { ErrorBanner } from "../../components/feedback.js";
-import { CreateTraceFeedbackDocument, DeleteTraceFeedbackDocument, type TraceRunDetailQuery } from "../../generated/graphql.js";
+import {
+  CreateTraceFeedbackDocument,
+  DeleteTraceFeedbackDocument,
+  UpdateTraceFeedbackDocument,
+  type TraceRunDetailQuery,
+} from "../../generated/graphql.js";
 import { formatDateTime } from "../../lib/format.js";
 
 type Feedback = NonNullable<TraceRunDetailQuery["traceRun"]>["feedback"][number];
@@ -13,10 +18,27 @@ function shortJson(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
+/** The value field's text: a string as it is, any other JSON value as JSON. */
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** Typed text back to a value: JSON when it parses (42, true, {"a":1}), else the text itself; empty clears. */
+function valueOfText(text: string): unknown {
+  if (text.trim() === "") return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * A run's feedback (LangSmith's feedback API, or GraphQL's createTraceFeedback), oldest first, with
- * a form to add one (key, score, comment; source `app`) and a button to delete one. The server
- * checks the input; its refusal is shown as it answered.
+ * a form to add one (key, score, comment; source `app`), and buttons to edit one (score, value,
+ * comment, through updateTraceFeedback) or delete one. The server checks the input; its refusal is
+ * shown as it answered.
  */
 export function RunFeedback({ traceRunId, feedback, onChanged }: { traceRunId: string; feedback: readonly Feedback[]; onChanged: () => void }) {
   const [key, setKey] = useState("");
@@ -35,6 +57,26 @@ export function RunFeedback({ traceRunId, feedback, onChanged }: { traceRunId: s
     await execute(DeleteTraceFeedbackDocument, { input: { feedbackId } });
     onChanged();
   });
+  const [editing, setEditing] = useState<{ feedbackId: string; score: string; value: string; comment: string } | null>(null);
+  const save = useAction(async () => {
+    if (!editing) return;
+    await execute(UpdateTraceFeedbackDocument, {
+      input: {
+        feedbackId: editing.feedbackId,
+        score: editing.score.trim() === "" ? null : Number(editing.score),
+        value: valueOfText(editing.value),
+        comment: editing.comment.trim() === "" ? null : editing.comment,
+      },
+    });
+    setEditing(null);
+    onChanged();
+  });
+  const startEditing = (item: Feedback) =>
+    setEditing({ feedbackId: item.feedbackId, score: item.score === null ? "" : String(item.score), value: valueText(item.value), comment: item.comment ?? "" });
+  const submitEdit = (event: FormEvent) => {
+    event.preventDefault();
+    void save.run();
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void add.run();
@@ -61,29 +103,63 @@ export function RunFeedback({ traceRunId, feedback, onChanged }: { traceRunId: s
               </tr>
             </thead>
             <tbody>
-              {feedback.map((item) => (
-                <tr key={item.feedbackId}>
-                  <td title={`Given ${formatDateTime(item.createdAt)}`}>
-                    {item.key}
-                    <div className="muted">{item.sourceType}</div>
-                  </td>
-                  <td className="numeric">{item.score ?? "—"}</td>
-                  <td>{shortJson(item.value)}</td>
-                  <td>{item.comment ?? "—"}</td>
-                  <td>{shortJson(item.correction)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="button button-small button-danger-quiet"
-                      aria-label={`Delete feedback ${item.key}`}
-                      disabled={remove.isPending}
-                      onClick={() => void remove.run(item.feedbackId)}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
+              {feedback.map((item) =>
+                editing?.feedbackId === item.feedbackId ? (
+                  <tr key={item.feedbackId} className="feedback-editing">
+                    <td>{item.key}</td>
+                    <td colSpan={5}>
+                      <form className="feedback-form" aria-label={`Edit feedback ${item.key}`} onSubmit={submitEdit}>
+                        <input
+                          aria-label="Score"
+                          placeholder="score"
+                          type="number"
+                          step="any"
+                          value={editing.score}
+                          onChange={(event) => setEditing({ ...editing, score: event.target.value })}
+                        />
+                        <input aria-label="Value" placeholder="value" value={editing.value} onChange={(event) => setEditing({ ...editing, value: event.target.value })} />
+                        <input
+                          aria-label="Comment"
+                          placeholder="comment"
+                          value={editing.comment}
+                          onChange={(event) => setEditing({ ...editing, comment: event.target.value })}
+                        />
+                        <button type="submit" className="button button-small" disabled={save.isPending}>
+                          Save
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setEditing(null)}>
+                          Cancel
+                        </button>
+                      </form>
+                    </td>
+                  </tr>
+                ) : (
+                  <tr key={item.feedbackId}>
+                    <td title={`Given ${formatDateTime(item.createdAt)}`}>
+                      {item.key}
+                      <div className="muted">{item.sourceType}</div>
+                    </td>
+                    <td className="numeric">{item.score ?? "—"}</td>
+                    <td>{shortJson(item.value)}</td>
+                    <td>{item.comment ?? "—"}</td>
+                    <td>{shortJson(item.correction)}</td>
+                    <td className="feedback-actions">
+                      <button type="button" className="button button-small" aria-label={`Edit feedback ${item.key}`} onClick={() => startEditing(item)}>
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-quiet"
+                        aria-label={`Delete feedback ${item.key}`}
+                        disabled={remove.isPending}
+                        onClick={() => void remove.run(item.feedbackId)}
+                      >
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ),
+              )}
             </tbody>
           </table>
         </div>
@@ -96,7 +172,7 @@ export function RunFeedback({ traceRunId, feedback, onChanged }: { traceRunId: s
           Add feedback
         </button>
       </form>
-      <ErrorBanner error={add.error ?? remove.error} />
+      <ErrorBanner error={add.error ?? remove.error ?? save.error} />
     </div>
   );
 }
