@@ -243,7 +243,11 @@ function llmIo(span: OtlpSpan, reader: AttributeReader, warnings: string[]): { i
   let outputs: Record<string, unknown> | undefined = output.length > 0 ? { messages: output } : undefined;
   if (inputs === undefined && langsmithInputs !== undefined) inputs = objectOrWrapped(langsmithInputs, "input");
   if (outputs === undefined && langsmithOutputs !== undefined) outputs = objectOrWrapped(langsmithOutputs, "output");
-  if (usage !== null) outputs = { ...outputs, usage_metadata: usage };
+  // A cost the provider reported (OpenRouter through Langfuse-style or OpenInference attributes) is explicit.
+  const cost = reader.number("gen_ai.usage.cost", "llm.cost.total");
+  if (usage !== null || cost !== undefined) {
+    outputs = { ...outputs, usage_metadata: { ...usage, ...(cost !== undefined && cost >= 0 ? { total_cost: cost } : {}) } };
+  }
   // The tier the provider served the call in prices it (tiered prices): kept where OpenAI's own
   // response carries it, so identify-service-tier.ts reads both shapes alike.
   const serviceTier = reader.string("openai.response.service_tier", "gen_ai.openai.response.service_tier");
