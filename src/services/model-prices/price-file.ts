@@ -11,11 +11,14 @@ import { listModelPrices } from "../../db/sql/list-model-prices.js";
 import { deleteAllModelPrices, insertModelPrices } from "../../db/sql/replace-model-prices.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, InvalidInputError } from "../../domain/errors.js";
-import { isUuid, newId } from "../../domain/ids.js";
+import { newId } from "../../domain/ids.js";
 import type { ModelPriceRecord } from "../../domain/model-price.js";
 import { requireDistinctDates, validatePrice } from "./validate-model-price.js";
 
 export const PRICE_FILE_FORMAT = "hangar-model-prices";
+
+// Any UUID: seeded ids are derived from hashes and carry no RFC 4122 version.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Decimal strings are exact; plain JSON numbers are accepted and read through their shortest form.
 const Price = z.union([z.string(), z.number()]);
@@ -34,7 +37,7 @@ const PriceTierRow = z.strictObject({
 });
 
 const PriceRow = z.strictObject({
-  id: z.string().refine(isUuid, "must be a UUID").optional(),
+  id: z.string().regex(UUID, "must be a UUID").optional(),
   model_name: z.string(),
   match_pattern: z.string(),
   provider: z.string().nullish(),
