@@ -9,6 +9,7 @@ import { AssistantsPage } from "./pages/assistants/assistants-page.js";
 import { CronsPage } from "./pages/crons/crons-page.js";
 import { MemoryPage } from "./pages/memory/memory-page.js";
 import { PlaygroundPage } from "./pages/playground/playground-page.js";
+import { PricesPage } from "./pages/prices/prices-page.js";
 import { ThreadDetailPage } from "./pages/threads/thread-detail-page.js";
 import { ThreadsPage } from "./pages/threads/threads-page.js";
 import { TraceDetailPage } from "./pages/traces/trace-detail-page.js";
@@ -23,6 +24,7 @@ const NAVIGATION = [
   { section: "traces", label: "Traces", to: routePath({ page: "traces" }) },
   { section: "crons", label: "Crons", to: routePath({ page: "crons" }) },
   { section: "memory", label: "Memory", to: routePath({ page: "memory" }) },
+  { section: "prices", label: "Prices", to: routePath({ page: "prices" }) },
 ] as const;
 
 const PAGE_TITLES: Record<string, string> = {
@@ -32,6 +34,7 @@ const PAGE_TITLES: Record<string, string> = {
   traces: "Traces",
   crons: "Crons",
   memory: "Memory",
+  prices: "Prices",
 };
 
 export function App() {
@@ -118,6 +121,8 @@ function CurrentPage({ route }: { route: Route }) {
       return <CronsPage />;
     case "memory":
       return <MemoryPage />;
+    case "prices":
+      return <PricesPage />;
     case "not-found":
       return (
         <div className="page">

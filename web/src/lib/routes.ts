@@ -15,6 +15,7 @@ export type Route =
   | { page: "trace"; traceId: string; runId: string | null }
   | { page: "crons" }
   | { page: "memory" }
+  | { page: "prices" }
   | { page: "not-found"; path: string };
 
 export type PageName = Route["page"];
@@ -39,6 +40,8 @@ export function parseRoute(pathname: string, search: string): Route {
       return id ? { page: "not-found", path: pathname } : { page: "crons" };
     case "memory":
       return id ? { page: "not-found", path: pathname } : { page: "memory" };
+    case "prices":
+      return id ? { page: "not-found", path: pathname } : { page: "prices" };
     default:
       return { page: "not-found", path: pathname };
   }
@@ -70,13 +73,15 @@ export function routePath(route: Route): string {
       return `${CONSOLE_BASE}/crons`;
     case "memory":
       return `${CONSOLE_BASE}/memory`;
+    case "prices":
+      return `${CONSOLE_BASE}/prices`;
     case "not-found":
       return route.path;
   }
 }
 
 /** Which navigation entry a page belongs to. */
-export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "crons" | "memory" | null {
+export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "crons" | "memory" | "prices" | null {
   switch (route.page) {
     case "assistants":
     case "assistant":
@@ -93,6 +98,8 @@ export function sectionOf(route: Route): "assistants" | "playground" | "threads"
       return "crons";
     case "memory":
       return "memory";
+    case "prices":
+      return "prices";
     case "not-found":
       return null;
   }
