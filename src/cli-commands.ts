@@ -16,6 +16,11 @@ Usage:
   hangar worker [--config ./langgraph.json] [--no-cron]
                     execute runs and fire crons (no HTTP), beside API processes on the same database
   hangar migrate    apply database migrations and exit
+  hangar prices export [FILE]
+                    write the model price table as JSON to FILE (default: stdout)
+  hangar prices import FILE
+                    replace the model price table with FILE's (all or nothing: a file with
+                    any bad row is refused whole, naming the row)
   hangar --help | --version
 
 Environment:
@@ -69,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     await migrateOnly(config, log);
     return 0;
   }
+  if (command === "prices") return runPricesCommand(config, positionals.slice(1));
   if (command === "dev") {
     const { runDevMode } = await import("./dev-mode.js");
     const serveArgs = ["--config", config.deploymentConfigPath, ...(port === undefined ? [] : ["--port", String(port)])];
@@ -110,6 +116,51 @@ async function main(argv: string[]): Promise<number> {
   // Started by `hangar dev`: if that process dies without passing a signal on, stop too.
   if (process.connected) process.once("disconnect", () => onSignal("SIGTERM"));
   return -1; // keep running
+}
+
+/**
+ * `hangar prices export|import`: like `migrate`, only the database layer is loaded. The database
+ * is migrated first, so a fresh one can receive a table at once. Logs are written to stdout
+ * too, so they are silenced when the table goes there: the output stays valid JSON.
+ */
+async function runPricesCommand(config: ReturnType<typeof loadConfig>, args: string[]): Promise<number> {
+  const [action, file] = args;
+  if ((action !== "export" && action !== "import") || (action === "import" && !file) || args.length > 2) {
+    process.stderr.write(`Usage: hangar prices export [FILE] | hangar prices import FILE\n`);
+    return 1;
+  }
+  const [{ readFile, writeFile }, { openDatabase }, { migrateDatabase }, priceFile] = await Promise.all([
+    import("node:fs/promises"),
+    import("./db/database.js"),
+    import("./db/migrate.js"),
+    import("./services/model-prices/price-file.js"),
+  ]);
+  const log = createLogger(action === "export" && !file ? "silent" : config.logLevel);
+  // Read and parse before touching the database: a missing or malformed file changes nothing.
+  const document = action === "import" ? parseJsonFile(await readFile(file!, "utf8"), file!) : undefined;
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }, log);
+  try {
+    await migrateDatabase(db, log);
+    if (action === "import") {
+      const { removed, imported } = await priceFile.importPriceFile(db, document, new Date());
+      process.stderr.write(`imported ${imported} prices from ${file} (replacing ${removed})\n`);
+      return 0;
+    }
+    const text = `${JSON.stringify(await priceFile.exportPriceFile(db), null, 2)}\n`;
+    if (file) await writeFile(file, text);
+    else process.stdout.write(text);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+function parseJsonFile(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -17,6 +17,9 @@ import { CreateServerSecrets1763760091000 } from "../../migrations/1763760091000
 import { CreateCronFirings1763760093000 } from "../../migrations/1763760093000-create-cron-firings.js";
 import { DecideMultitaskOnEnqueue1763760095000 } from "../../migrations/1763760095000-decide-multitask-on-enqueue.js";
 import { CreateTraceFeedback1763760097500 } from "../../migrations/1763760097500-create-trace-feedback.js";
+import { AddModelPriceTiers1763760098000 } from "../../migrations/1763760098000-add-model-price-tiers.js";
+import { AddTraceRunPriceTier1763760098100 } from "../../migrations/1763760098100-add-trace-run-price-tier.js";
+import { SeedModelPrices2026111763760098200 } from "../../migrations/1763760098200-seed-model-prices-2026-11.js";
 import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/1763760099000-index-trace-roots-by-start-time.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
@@ -40,5 +43,8 @@ export const MIGRATIONS = [
   CreateCronFirings1763760093000,
   DecideMultitaskOnEnqueue1763760095000,
   CreateTraceFeedback1763760097500,
+  AddModelPriceTiers1763760098000,
+  AddTraceRunPriceTier1763760098100,
+  SeedModelPrices2026111763760098200,
   IndexTraceRootsByStartTime1763760099000,
 ];

@@ -103,6 +103,10 @@ export interface TraceRunDerived {
   completionCostDetails: Record<string, string> | null;
   costSource: "explicit" | "price-table" | "none";
   priceId: string | null;
+  /** The service tier the provider reported (or the call requested), lower case: flex, priority, batch … */
+  serviceTier: string | null;
+  /** The name of the price row's tier that priced the run; null: the row's own prices. */
+  priceTier: string | null;
   usageSource: "outputs" | "metadata" | "provider" | "estimated" | "none";
   tokensEstimated: boolean;
   firstTokenTime: CanonicalRunTime | null;

@@ -17,7 +17,8 @@ import "./modules/trace/trace-run.js";
 import "./modules/trace/feedback.js";
 import "./modules/trace/queries.js";
 import "./modules/trace/usage-summary.js";
-import "./modules/model-price.js";
+import "./modules/model-price/model-price.js";
+import "./modules/model-price/mutations.js";
 import "./modules/viewer.js";
 import "./modules/store-item.js";
 

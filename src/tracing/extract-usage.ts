@@ -199,10 +199,21 @@ function findUsage(run: UsageRun, rendered: RenderedMessages, warnings: string[]
   return { usage: {}, source: "none" };
 }
 
+/**
+ * A cost the provider charged, reported in its own usage object: OpenRouter's OpenAI-shaped
+ * `usage.cost` (USD). It is the explicit total_cost of the call when the usage found carries no
+ * cost of its own (wrapOpenAI's usage_metadata, found first, never has one).
+ */
+function withProviderCost(usage: UsageMetadata, outputs: unknown): UsageMetadata {
+  if (usage.total_cost !== undefined || usage.input_cost !== undefined || usage.output_cost !== undefined) return usage;
+  const cost = getPath(outputs, ["usage", "cost"]);
+  return isCount(cost) && cost >= 0 ? { ...usage, total_cost: cost } : usage;
+}
+
 export function extractUsage(run: UsageRun, rendered: RenderedMessages, modelName: string | null): UsageExtraction {
   const warnings: string[] = [];
   const found = findUsage(run, rendered, warnings);
-  const usage = withTotal(found.usage);
+  const usage = withProviderCost(withTotal(found.usage), run.outputs);
   if (run.runType !== "llm" || hasTokenCounts(usage)) {
     return { usage, tokensEstimated: false, warnings, source: found.source };
   }

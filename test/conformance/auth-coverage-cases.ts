@@ -202,8 +202,8 @@ export const GRAPHQL_CASES: GraphqlCase[] = [
   { field: "Mutation.deleteThread", query: "mutation($id: ID!) { deleteThread(input: {threadId: $id}) { __typename } }", variables: byThread, refusedBy: "handler" },
   { field: "Mutation.putStoreItem", query: 'mutation { putStoreItem(input: {namespace: ["shared"], key: "k", value: {a: 1}}) { __typename } }', refusedBy: "handler" },
   {
-    field: "Mutation.repriceTraceRuns",
-    query: 'mutation { repriceTraceRuns(input: {from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z"}) { __typename } }',
+    field: "Mutation.repriceTraces",
+    query: 'mutation { repriceTraces(input: {from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z"}) { __typename } }',
     refusedBy: "operator",
   },
   { field: "Mutation.setAssistantVersion", query: "mutation($id: ID!) { setAssistantVersion(input: {assistantId: $id, version: 1}) { __typename } }", variables: (f) => ({ id: f.assistant.assistant_id }), refusedBy: "handler" },

@@ -402,8 +402,12 @@ CREATE TABLE public.model_prices (
     effective_from timestamp with time zone NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    tiers jsonb DEFAULT '[]'::jsonb NOT NULL,
+    source_url text,
+    as_of date,
     CONSTRAINT model_prices_input_price_check CHECK ((input_price >= (0)::numeric)),
-    CONSTRAINT model_prices_output_price_check CHECK ((output_price >= (0)::numeric))
+    CONSTRAINT model_prices_output_price_check CHECK ((output_price >= (0)::numeric)),
+    CONSTRAINT model_prices_tiers_check CHECK ((jsonb_typeof(tiers) = 'array'::text))
 );
 
 CREATE TABLE public.run_events (
@@ -551,6 +555,8 @@ CREATE TABLE public.trace_runs (
     assistant_id uuid,
     received_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
+    service_tier text,
+    price_tier text,
     CONSTRAINT trace_runs_cost_source_check CHECK ((cost_source = ANY (ARRAY['explicit'::text, 'price-table'::text, 'none'::text])))
 );
 

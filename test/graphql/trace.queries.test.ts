@@ -304,6 +304,8 @@ describe("traces", () => {
         completionCostDetails: null,
         source: null,
         priceId: null,
+        priceTier: null,
+        serviceTier: null,
       },
     });
     expect(legacy!.totals).toMatchObject({ runCount: 1, cost: { totalCost: "0" } });

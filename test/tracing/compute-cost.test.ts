@@ -11,6 +11,7 @@ function price(overrides: Partial<ModelPrice> = {}): ModelPrice {
     outputPrice: "0.6",
     inputDetailPrices: {},
     outputDetailPrices: {},
+    tiers: [],
     effectiveFrom: new Date("2024-07-18T00:00:00Z"),
     ...overrides,
   };
@@ -26,6 +27,7 @@ describe("computeCost", () => {
       completionCostDetails: {},
       source: "price-table",
       priceId: "price-gpt-4o-mini",
+      priceTier: null,
     });
   });
 
@@ -50,6 +52,7 @@ describe("computeCost", () => {
       completionCostDetails: { reasoning: "0.0001" },
       source: "explicit",
       priceId: null,
+      priceTier: null,
     });
   });
 
@@ -77,6 +80,7 @@ describe("computeCost", () => {
       completionCostDetails: {},
       source: "price-table",
       priceId: "p-4o",
+      priceTier: null,
     });
   });
 
@@ -116,7 +120,7 @@ describe("computeCost", () => {
   });
 
   it("returns nulls without a price or without token counts", () => {
-    const none = { promptCost: null, completionCost: null, totalCost: null, promptCostDetails: {}, completionCostDetails: {}, source: "none", priceId: null };
+    const none = { promptCost: null, completionCost: null, totalCost: null, promptCostDetails: {}, completionCostDetails: {}, source: "none", priceId: null, priceTier: null };
     expect(computeCost({ input_tokens: 1000, output_tokens: 500 }, null)).toEqual(none);
     expect(computeCost({}, price())).toEqual(none);
     expect(computeCost({ total_tokens: 1500 }, price())).toEqual(none);

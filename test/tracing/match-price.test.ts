@@ -11,6 +11,7 @@ function row(id: string, matchPattern: string, effectiveFrom: string, provider: 
     outputPrice: "2",
     inputDetailPrices: {},
     outputDetailPrices: {},
+    tiers: [],
     effectiveFrom: new Date(effectiveFrom),
   };
 }

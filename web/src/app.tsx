@@ -9,6 +9,7 @@ import { AssistantsPage } from "./pages/assistants/assistants-page.js";
 import { CronsPage } from "./pages/crons/crons-page.js";
 import { MemoryPage } from "./pages/memory/memory-page.js";
 import { PlaygroundPage } from "./pages/playground/playground-page.js";
+import { PricesPage } from "./pages/prices/prices-page.js";
 import { ThreadDetailPage } from "./pages/threads/thread-detail-page.js";
 import { ThreadsPage } from "./pages/threads/threads-page.js";
 import { TraceDetailPage } from "./pages/traces/trace-detail-page.js";
@@ -25,6 +26,7 @@ const NAVIGATION = [
   { section: "usage", label: "Usage", to: routePath({ page: "usage" }) },
   { section: "crons", label: "Crons", to: routePath({ page: "crons" }) },
   { section: "memory", label: "Memory", to: routePath({ page: "memory" }) },
+  { section: "prices", label: "Prices", to: routePath({ page: "prices" }) },
 ] as const;
 
 const PAGE_TITLES: Record<string, string> = {
@@ -35,6 +37,7 @@ const PAGE_TITLES: Record<string, string> = {
   usage: "Usage",
   crons: "Crons",
   memory: "Memory",
+  prices: "Prices",
 };
 
 export function App() {
@@ -123,6 +126,8 @@ function CurrentPage({ route }: { route: Route }) {
       return <CronsPage />;
     case "memory":
       return <MemoryPage />;
+    case "prices":
+      return <PricesPage />;
     case "not-found":
       return (
         <div className="page">

@@ -1,6 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { ModelPriceRecord } from "../../domain/model-price.js";
-import type { ModelPriceValues } from "./insert-model-price.js";
+import { modelPriceParameters, type ModelPriceValues } from "./insert-model-price.js";
 import { MODEL_PRICE_SELECT, modelPriceFromRow } from "./model-price-columns.js";
 
 /** Overwrites every editable field of one price row; null when the row does not exist. */
@@ -12,20 +12,9 @@ export async function updateModelPrice(
   const result = await manager.query(
     `UPDATE model_prices SET model_name = $2, match_pattern = $3, provider = $4, input_price = $5::numeric,
        output_price = $6::numeric, input_detail_prices = $7::jsonb, output_detail_prices = $8::jsonb,
-       effective_from = $9, updated_at = $10
+       effective_from = $9, tiers = $10::jsonb, source_url = $11, as_of = $12::date, updated_at = $13
      WHERE id = $1 RETURNING ${MODEL_PRICE_SELECT}`,
-    [
-      price.id,
-      price.modelName,
-      price.matchPattern,
-      price.provider,
-      price.inputPrice,
-      price.outputPrice,
-      JSON.stringify(price.inputDetailPrices),
-      JSON.stringify(price.outputDetailPrices),
-      price.effectiveFrom,
-      now,
-    ],
+    [...modelPriceParameters(price), now],
   );
   // TypeORM answers an UPDATE with [rows, affectedCount].
   const rows = result[0] as Record<string, unknown>[];

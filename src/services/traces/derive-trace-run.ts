@@ -2,6 +2,7 @@ import { isJsonObject } from "../../domain/json.js";
 import { MAX_INDEXED_TEXT_BYTES } from "../../domain/input-bounds.js";
 import { extractUsage } from "../../tracing/extract-usage.js";
 import { identifyModel } from "../../tracing/identify-model.js";
+import { identifyServiceTier } from "../../tracing/identify-service-tier.js";
 import { parseDottedOrder } from "../../tracing/ingest/dotted-order.js";
 import { parseRunTime, runTimeToEpochMs, type CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
 import { computeCost } from "../../tracing/pricing/compute-cost.js";
@@ -51,7 +52,8 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
   // there too, not only in the run's warnings (the run itself keeps them verbatim).
   rendered.warnings.push(...usageWarnings);
   const price = matchPrice(prices, modelName, provider, new Date(runTimeToEpochMs(record.startTime)));
-  const cost = computeCost(usage, price);
+  const serviceTier = identifyServiceTier({ outputs: record.outputs, extra: record.extra });
+  const cost = computeCost(usage, price, { serviceTier });
   // Every field spelled out in a fixed order (no spreads): one hidden class for all runs keeps
   // the batch serializer on V8's fast path.
   return {
@@ -71,6 +73,8 @@ export function deriveTraceRun(record: TraceRunRecord, prices: readonly ModelPri
     completionCostDetails: emptyToNull(cost.completionCostDetails),
     costSource: cost.source,
     priceId: cost.priceId,
+    serviceTier,
+    priceTier: cost.priceTier,
     usageSource: source,
     tokensEstimated,
     firstTokenTime,
@@ -100,6 +104,8 @@ function notPriced(warnings: string[], firstTokenTime: CanonicalRunTime | null, 
     completionCostDetails: null,
     costSource: "none",
     priceId: null,
+    serviceTier: null,
+    priceTier: null,
     usageSource: "none",
     tokensEstimated: false,
     firstTokenTime,

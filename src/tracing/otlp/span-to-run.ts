@@ -110,6 +110,8 @@ export function spanToRunOperation(span: OtlpSpan, options: SpanMappingOptions =
   }
   const { inputs, outputs } = runType === "llm" ? llmIo(span, reader, warnings) : otherIo(reader);
   const invocationParams = { ...reader.withPrefix("gen_ai.request."), ...reader.withPrefix("ai.settings."), ...objectOf(reader.json("llm.invocation_parameters")) };
+  const requestedTier = reader.string("openai.request.service_tier", "gen_ai.openai.request.service_tier");
+  if (requestedTier !== undefined) invocationParams.service_tier ??= requestedTier;
   const error = errorOf(span);
   const name = reader.string("langsmith.trace.name") ?? (span.name || "span");
   const tags = tagsOf(reader);
@@ -241,7 +243,15 @@ function llmIo(span: OtlpSpan, reader: AttributeReader, warnings: string[]): { i
   let outputs: Record<string, unknown> | undefined = output.length > 0 ? { messages: output } : undefined;
   if (inputs === undefined && langsmithInputs !== undefined) inputs = objectOrWrapped(langsmithInputs, "input");
   if (outputs === undefined && langsmithOutputs !== undefined) outputs = objectOrWrapped(langsmithOutputs, "output");
-  if (usage !== null) outputs = { ...outputs, usage_metadata: usage };
+  // A cost the provider reported (OpenRouter through Langfuse-style or OpenInference attributes) is explicit.
+  const cost = reader.number("gen_ai.usage.cost", "llm.cost.total");
+  if (usage !== null || cost !== undefined) {
+    outputs = { ...outputs, usage_metadata: { ...usage, ...(cost !== undefined && cost >= 0 ? { total_cost: cost } : {}) } };
+  }
+  // The tier the provider served the call in prices it (tiered prices): kept where OpenAI's own
+  // response carries it, so identify-service-tier.ts reads both shapes alike.
+  const serviceTier = reader.string("openai.response.service_tier", "gen_ai.openai.response.service_tier");
+  if (serviceTier !== undefined) outputs = { ...outputs, service_tier: serviceTier };
   return { inputs, outputs };
 }
 

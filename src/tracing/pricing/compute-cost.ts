@@ -7,6 +7,7 @@
 import { Decimal } from "decimal.js";
 import type { UsageMetadata } from "../usage-keys.js";
 import type { ModelPrice } from "./model-price.js";
+import { selectTier } from "./select-tier.js";
 
 export interface CostBreakdown {
   promptCost: string | null;
@@ -16,6 +17,13 @@ export interface CostBreakdown {
   completionCostDetails: Record<string, string>;
   source: "explicit" | "price-table" | "none";
   priceId: string | null;
+  /** The name of the price row's tier that applied; null: the row's own prices (or no row). */
+  priceTier: string | null;
+}
+
+/** What a call says about itself beyond its usage: the service tier the provider reported. */
+export interface CallPricingFacts {
+  serviceTier: string | null;
 }
 
 // A private clone so the global Decimal configuration (shared with any other importer) is left
@@ -26,6 +34,8 @@ type Money = InstanceType<typeof Money>;
 
 const TOKENS_PER_PRICE_UNIT = 1_000_000;
 
+const NO_FACTS: CallPricingFacts = { serviceTier: null };
+
 const NO_COST: CostBreakdown = {
   promptCost: null,
   completionCost: null,
@@ -34,6 +44,7 @@ const NO_COST: CostBreakdown = {
   completionCostDetails: {},
   source: "none",
   priceId: null,
+  priceTier: null,
 };
 
 /** Plain notation; decimal.js already drops trailing zeros, and "-0" reads as "0". */
@@ -87,6 +98,7 @@ function explicitCost(usage: UsageMetadata): CostBreakdown {
     completionCostDetails: formatDetails(completionDetails),
     source: "explicit",
     priceId: null,
+    priceTier: null,
   };
 }
 
@@ -120,10 +132,12 @@ function priceSide(
   return { cost: remainder.times(perToken(baseRate)).plus(sum(Object.values(detailCosts))), details: detailCosts };
 }
 
-function priceTableCost(usage: UsageMetadata, price: ModelPrice): CostBreakdown {
+function priceTableCost(usage: UsageMetadata, price: ModelPrice, call: CallPricingFacts): CostBreakdown {
+  const tier = selectTier(price.tiers, { inputTokens: usage.input_tokens ?? null, serviceTier: call.serviceTier });
+  const rates = tier ?? price;
   // total_tokens alone cannot be priced: input and output rates differ.
-  const prompt = priceSide(usage.input_tokens, usage.input_token_details, price.inputPrice, price.inputDetailPrices);
-  const completion = priceSide(usage.output_tokens, usage.output_token_details, price.outputPrice, price.outputDetailPrices);
+  const prompt = priceSide(usage.input_tokens, usage.input_token_details, rates.inputPrice, rates.inputDetailPrices);
+  const completion = priceSide(usage.output_tokens, usage.output_token_details, rates.outputPrice, rates.outputDetailPrices);
   if (prompt === null && completion === null) return NO_COST;
   const total = sum([prompt?.cost ?? new Money(0), completion?.cost ?? new Money(0)]);
   return {
@@ -134,14 +148,18 @@ function priceTableCost(usage: UsageMetadata, price: ModelPrice): CostBreakdown 
     completionCostDetails: formatDetails(completion?.details ?? {}),
     source: "price-table",
     priceId: price.id,
+    priceTier: tier?.name ?? null,
   };
 }
 
-/** Explicit costs in the usage override the price table (seed §2 "Usage metadata"). */
-export function computeCost(usage: UsageMetadata, price: ModelPrice | null): CostBreakdown {
+/**
+ * Explicit costs in the usage override the price table (seed §2 "Usage metadata"). Otherwise the
+ * row's tier the call meets (select-tier.ts) or else the row's own prices apply.
+ */
+export function computeCost(usage: UsageMetadata, price: ModelPrice | null, call: CallPricingFacts = NO_FACTS): CostBreakdown {
   try {
     if (hasExplicitCost(usage)) return explicitCost(usage);
-    return price === null ? { ...NO_COST } : priceTableCost(usage, price);
+    return price === null ? { ...NO_COST } : priceTableCost(usage, price, call);
   } catch (error) {
     // A price string that is not a decimal (rows are validated on write, so only a hand-edited
     // table has one) prices nothing; any other error is a bug and propagates.

@@ -17,5 +17,31 @@ export interface ModelPrice {
    */
   inputDetailPrices: Record<string, string>;
   outputDetailPrices: Record<string, string>;
+  /** Prices that replace the row's own when a call meets their condition (select-tier.ts). */
+  tiers: PriceTier[];
   effectiveFrom: Date;
+}
+
+/**
+ * A call meets a condition when every part given holds; an empty condition is refused on write
+ * (it would always replace the row's prices).
+ */
+export interface TierCondition {
+  /** The call's input tokens (cached ones included: they are part of input_tokens) exceed this. */
+  inputTokensAbove: number | null;
+  /** The service tier the provider reports for the call (OpenAI flex/priority, Anthropic batch), lower case. */
+  serviceTier: string | null;
+}
+
+/**
+ * A complete set of rates: a tier's detail prices replace the row's (a kind it leaves out is billed
+ * at the tier's base rate), because a tier's discount or surcharge applies to cached tokens too.
+ */
+export interface PriceTier {
+  name: string;
+  condition: TierCondition;
+  inputPrice: string;
+  outputPrice: string;
+  inputDetailPrices: Record<string, string>;
+  outputDetailPrices: Record<string, string>;
 }

@@ -235,6 +235,17 @@ export type PutStoreItemInput = {
   value: Record<string, unknown>;
 };
 
+export type RepriceTracesInput = {
+  /** Count what would change and write nothing (the console's confirmation). */
+  dryRun?: boolean | null | undefined;
+  /** Runs that started at or after this… */
+  from: string;
+  /** Only runs of this model name (case-insensitive). */
+  model?: string | null | undefined;
+  /** …and before this. */
+  to: string;
+};
+
 /** Continues a thread: resume an interrupt(), update the state, and/or go to nodes. */
 export type RunCommandInput = {
   /** A node name, a Send ({node, input}) or a list of them. */
@@ -490,6 +501,23 @@ export type PlaygroundContextSchemaQueryVariables = Exact<{
 
 
 export type PlaygroundContextSchemaQuery = { assistant: { assistantId: string, context: Record<string, unknown>, graphSchemas: { contextSchema: Record<string, unknown> | null } } };
+
+export type PriceRowFragment = { id: string, modelPriceId: string, modelName: string, matchPattern: string, provider: string | null, inputPrice: string, outputPrice: string, inputDetailPrices: Record<string, unknown>, effectiveFrom: string, sourceUrl: string | null, asOf: string | null, tiers: Array<{ name: string, inputPrice: string, outputPrice: string, condition: { inputTokensAbove: number | null, serviceTier: string | null } }> };
+
+export type PriceListQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PriceListQuery = { modelPrices: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { id: string, modelPriceId: string, modelName: string, matchPattern: string, provider: string | null, inputPrice: string, outputPrice: string, inputDetailPrices: Record<string, unknown>, effectiveFrom: string, sourceUrl: string | null, asOf: string | null, tiers: Array<{ name: string, inputPrice: string, outputPrice: string, condition: { inputTokensAbove: number | null, serviceTier: string | null } }> } }> } };
+
+export type RepriceTraceRangeMutationVariables = Exact<{
+  input: RepriceTracesInput;
+}>;
+
+
+export type RepriceTraceRangeMutation = { repriceTraces: { repricedRuns: number, changedRuns: number, costDelta: string, dryRun: boolean } };
 
 export type StoreItemDetailFragment = { id: string, namespace: Array<string>, key: string, value: Record<string, unknown>, createdAt: string, updatedAt: string, expiresAt: string | null };
 
@@ -836,6 +864,30 @@ export const CronRowFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"CronRow"}) as unknown as TypedDocumentString<CronRowFragment, unknown>;
+export const PriceRowFragmentDoc = new TypedDocumentString(`
+    fragment PriceRow on ModelPrice {
+  id
+  modelPriceId
+  modelName
+  matchPattern
+  provider
+  inputPrice
+  outputPrice
+  inputDetailPrices
+  tiers {
+    name
+    condition {
+      inputTokensAbove
+      serviceTier
+    }
+    inputPrice
+    outputPrice
+  }
+  effectiveFrom
+  sourceUrl
+  asOf
+}
+    `, {"fragmentName":"PriceRow"}) as unknown as TypedDocumentString<PriceRowFragment, unknown>;
 export const StoreItemDetailFragmentDoc = new TypedDocumentString(`
     fragment StoreItemDetail on StoreItem {
   id
@@ -1499,6 +1551,53 @@ export const PlaygroundContextSchemaDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<PlaygroundContextSchemaQuery, PlaygroundContextSchemaQueryVariables>;
+export const PriceListDocument = new TypedDocumentString(`
+    query PriceList($first: Int, $after: String) {
+  modelPrices(first: $first, after: $after) {
+    totalCount
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+    edges {
+      node {
+        ...PriceRow
+      }
+    }
+  }
+}
+    fragment PriceRow on ModelPrice {
+  id
+  modelPriceId
+  modelName
+  matchPattern
+  provider
+  inputPrice
+  outputPrice
+  inputDetailPrices
+  tiers {
+    name
+    condition {
+      inputTokensAbove
+      serviceTier
+    }
+    inputPrice
+    outputPrice
+  }
+  effectiveFrom
+  sourceUrl
+  asOf
+}`) as unknown as TypedDocumentString<PriceListQuery, PriceListQueryVariables>;
+export const RepriceTraceRangeDocument = new TypedDocumentString(`
+    mutation RepriceTraceRange($input: RepriceTracesInput!) {
+  repriceTraces(input: $input) {
+    repricedRuns
+    changedRuns
+    costDelta
+    dryRun
+  }
+}
+    `) as unknown as TypedDocumentString<RepriceTraceRangeMutation, RepriceTraceRangeMutationVariables>;
 export const StoreNamespaceLevelDocument = new TypedDocumentString(`
     query StoreNamespaceLevel($prefix: [String!], $maxDepth: Int!, $first: Int, $after: String) {
   storeNamespaces(

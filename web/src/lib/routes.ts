@@ -18,6 +18,7 @@ export type Route =
   | { page: "usage" }
   | { page: "crons" }
   | { page: "memory" }
+  | { page: "prices" }
   | { page: "not-found"; path: string };
 
 export type PageName = Route["page"];
@@ -46,6 +47,8 @@ export function parseRoute(pathname: string, search: string): Route {
       return id ? { page: "not-found", path: pathname } : { page: "crons" };
     case "memory":
       return id ? { page: "not-found", path: pathname } : { page: "memory" };
+    case "prices":
+      return id ? { page: "not-found", path: pathname } : { page: "prices" };
     default:
       return { page: "not-found", path: pathname };
   }
@@ -79,13 +82,15 @@ export function routePath(route: Route): string {
       return `${CONSOLE_BASE}/crons`;
     case "memory":
       return `${CONSOLE_BASE}/memory`;
+    case "prices":
+      return `${CONSOLE_BASE}/prices`;
     case "not-found":
       return route.path;
   }
 }
 
 /** Which navigation entry a page belongs to. */
-export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "usage" | "crons" | "memory" | null {
+export function sectionOf(route: Route): "assistants" | "playground" | "threads" | "traces" | "usage" | "crons" | "memory" | "prices" | null {
   switch (route.page) {
     case "assistants":
     case "assistant":
@@ -104,6 +109,8 @@ export function sectionOf(route: Route): "assistants" | "playground" | "threads"
       return "crons";
     case "memory":
       return "memory";
+    case "prices":
+      return "prices";
     case "not-found":
       return null;
   }

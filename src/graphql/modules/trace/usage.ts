@@ -27,6 +27,8 @@ export interface CostShape {
   /** null on sums. */
   source: CostSourceValue | null;
   priceId: string | null;
+  priceTier: string | null;
+  serviceTier: string | null;
 }
 
 export const TokenUsageRef = builder.objectRef<TokenUsageShape>("TokenUsage");
@@ -82,6 +84,14 @@ CostRef.implement({
     }),
     source: t.expose("source", { type: CostSource, nullable: true }),
     priceId: t.exposeID("priceId", { nullable: true, description: "The model price row used (ModelPrice.modelPriceId)." }),
+    priceTier: t.exposeString("priceTier", {
+      nullable: true,
+      description: "The name of the price row's tier that applied (ModelPrice.tiers); null: the row's own prices.",
+    }),
+    serviceTier: t.exposeString("serviceTier", {
+      nullable: true,
+      description: "The service tier the provider reported for the call (or it requested): flex, priority, batch …",
+    }),
   }),
 });
 
@@ -119,6 +129,8 @@ export function costOfRun(run: TraceRun): CostShape | null {
     completionCostDetails: run.completionCostDetails,
     source: run.costSource,
     priceId: run.priceId,
+    priceTier: run.priceTier,
+    serviceTier: run.serviceTier,
   };
 }
 
@@ -142,5 +154,7 @@ export function costOfTotals(totals: UsageTotals): CostShape {
     completionCostDetails: null,
     source: null,
     priceId: null,
+    priceTier: null,
+    serviceTier: null,
   };
 }

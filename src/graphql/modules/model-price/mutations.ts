@@ -1,51 +1,35 @@
-import { InvalidInputError } from "../../domain/errors.js";
-import type { ModelPriceRecord, UpdateModelPriceInput } from "../../domain/model-price.js";
-import { modelPricesService } from "../../services/model-prices.service.js";
-import { builder } from "../builder.js";
-import { omitNull } from "../input-values.js";
-import { resolveListPage } from "../pagination.js";
+import { InvalidInputError } from "../../../domain/errors.js";
+import type { PriceTierInput, UpdateModelPriceInput } from "../../../domain/model-price.js";
+import { modelPricesService } from "../../../services/model-prices.service.js";
+import { builder } from "../../builder.js";
+import { omitNull } from "../../input-values.js";
+import { DETAIL_PRICES, ModelPriceRef, PRICE } from "./model-price.js";
 
-export const ModelPriceRef = builder.objectRef<ModelPriceRecord>("ModelPrice");
-
-const PRICE = "USD per 1M tokens, as a decimal string (exact).";
-const DETAIL_PRICES = "Token kind (cache_read, cache_creation, reasoning, audio …) to USD per 1M tokens, decimal strings.";
-
-builder.node(ModelPriceRef, {
-  description:
-    "A row of the model price table: runs whose model name matches matchPattern (and provider, when set) are " +
-    "priced with it from effectiveFrom on. Detail-kind tokens are priced at their own rate, the rest at the base rate.",
-  id: { resolve: (price) => price.id },
-  // The table is small and cached per process: no DataLoader needed.
-  loadWithoutCache: async (id, ctx) =>
-    (await modelPricesService.currentPrices(ctx.services)).find((price) => price.id === id.toLowerCase()) ?? null,
+const PriceTierInputRef = builder.inputType("PriceTierInput", {
+  description: "A tier: a condition (at least one part) and the prices that replace the row's when a call meets it.",
   fields: (t) => ({
-    modelPriceId: t.exposeID("id", { description: "The raw UUID." }),
-    modelName: t.exposeString("modelName", { description: "A display name." }),
-    matchPattern: t.exposeString("matchPattern", {
-      description: "A regular expression matched against the whole model name, case-insensitively.",
-    }),
-    provider: t.exposeString("provider", { nullable: true, description: "Only runs of this ls_provider; null: any." }),
-    inputPrice: t.exposeString("inputPrice", { description: PRICE }),
-    outputPrice: t.exposeString("outputPrice", { description: PRICE }),
-    inputDetailPrices: t.expose("inputDetailPrices", { type: "JSONObject", description: DETAIL_PRICES }),
-    outputDetailPrices: t.expose("outputDetailPrices", { type: "JSONObject", description: DETAIL_PRICES }),
-    effectiveFrom: t.expose("effectiveFrom", { type: "DateTime" }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    name: t.string({ required: true }),
+    inputTokensAbove: t.int({ description: "Applies when the call's input tokens (cached included) exceed this." }),
+    serviceTier: t.string({ description: "Applies when the call's service tier is this (flex, priority, batch …)." }),
+    inputPrice: t.string({ required: true, description: PRICE }),
+    outputPrice: t.string({ required: true, description: PRICE }),
+    inputDetailPrices: t.field({ type: "JSONObject", description: DETAIL_PRICES }),
+    outputDetailPrices: t.field({ type: "JSONObject", description: DETAIL_PRICES }),
   }),
 });
 
-builder.queryFields((t) => ({
-  modelPrices: t.connection(
-    {
-      type: ModelPriceRef,
-      description: "The price table (tens of rows), by model name then effective date.",
-      resolve: async (_root, args, ctx) => resolveListPage(args, await modelPricesService.list(ctx.services)),
-    },
-    { name: "ModelPriceConnection" },
-    { name: "ModelPriceEdge" },
-  ),
-}));
+type TierInputValue = (typeof PriceTierInputRef)["$inferInput"];
+
+function tiersOf(tiers: readonly TierInputValue[] | null | undefined): PriceTierInput[] | undefined {
+  return tiers?.map((tier) => ({
+    name: tier.name,
+    condition: { inputTokensAbove: tier.inputTokensAbove ?? null, serviceTier: tier.serviceTier ?? null },
+    inputPrice: tier.inputPrice,
+    outputPrice: tier.outputPrice,
+    inputDetailPrices: omitNull(tier.inputDetailPrices) as DetailPrices | undefined,
+    outputDetailPrices: omitNull(tier.outputDetailPrices) as DetailPrices | undefined,
+  }));
+}
 
 /** Regular expressions are checked here too, so the error names the GraphQL field. */
 function requirePattern<Value extends string | null | undefined>(pattern: Value, field: string): Value {
@@ -71,11 +55,14 @@ builder.relayMutationField(
       outputPrice: t.string({ required: true, description: PRICE }),
       inputDetailPrices: t.field({ type: "JSONObject", description: DETAIL_PRICES }),
       outputDetailPrices: t.field({ type: "JSONObject", description: DETAIL_PRICES }),
+      tiers: t.field({ type: [PriceTierInputRef], description: "Conditional prices; no two may overlap ambiguously." }),
       effectiveFrom: t.field({ type: "DateTime", description: "Default: always (the epoch)." }),
+      sourceUrl: t.string({ description: "The provider's page the price was read from." }),
+      asOf: t.string({ description: "The day it was read there (YYYY-MM-DD)." }),
     }),
   },
   {
-    description: "Adds a price. New runs are priced with it at once; stored runs only when repriceTraceRuns covers them.",
+    description: "Adds a price. New runs are priced with it at once; stored runs only when repriceTraces covers them.",
     resolve: async (_root, { input }, ctx) => ({
       modelPrice: await modelPricesService.create(ctx.services, {
         modelName: input.modelName,
@@ -85,7 +72,10 @@ builder.relayMutationField(
         outputPrice: input.outputPrice,
         inputDetailPrices: omitNull(input.inputDetailPrices) as DetailPrices | undefined,
         outputDetailPrices: omitNull(input.outputDetailPrices) as DetailPrices | undefined,
+        tiers: tiersOf(input.tiers),
         effectiveFrom: omitNull(input.effectiveFrom),
+        sourceUrl: input.sourceUrl,
+        asOf: input.asOf,
       }),
     }),
   },
@@ -104,11 +94,14 @@ builder.relayMutationField(
       outputPrice: t.string({ description: PRICE }),
       inputDetailPrices: t.field({ type: "JSONObject", description: `Replaces them. ${DETAIL_PRICES}` }),
       outputDetailPrices: t.field({ type: "JSONObject", description: `Replaces them. ${DETAIL_PRICES}` }),
+      tiers: t.field({ type: [PriceTierInputRef], description: "Replaces them; an empty list removes them." }),
       effectiveFrom: t.field({ type: "DateTime" }),
+      sourceUrl: t.string(),
+      asOf: t.string({ description: "YYYY-MM-DD." }),
     }),
   },
   {
-    description: "Changes the given fields. Stored runs keep their costs until repriceTraceRuns covers them.",
+    description: "Changes the given fields. Stored runs keep their costs until repriceTraces covers them.",
     resolve: async (_root, { input }, ctx) => {
       const changes: UpdateModelPriceInput = {
         modelName: omitNull(input.modelName),
@@ -118,7 +111,10 @@ builder.relayMutationField(
         outputPrice: omitNull(input.outputPrice),
         inputDetailPrices: omitNull(input.inputDetailPrices) as DetailPrices | undefined,
         outputDetailPrices: omitNull(input.outputDetailPrices) as DetailPrices | undefined,
+        tiers: tiersOf(input.tiers),
         effectiveFrom: omitNull(input.effectiveFrom),
+        sourceUrl: omitNull(input.sourceUrl),
+        asOf: omitNull(input.asOf),
       };
       return { modelPrice: await modelPricesService.update(ctx.services, input.modelPriceId, changes) };
     },
@@ -132,7 +128,7 @@ builder.relayMutationField(
     inputFields: (t) => ({ modelPriceId: t.id({ required: true }) }),
   },
   {
-    description: "Removes a price. Runs it priced keep their costs until repriceTraceRuns covers them.",
+    description: "Removes a price. Runs it priced keep their costs until repriceTraces covers them.",
     resolve: async (_root, { input }, ctx) => {
       await modelPricesService.delete(ctx.services, input.modelPriceId);
       return { modelPriceId: input.modelPriceId.toLowerCase() };
@@ -150,24 +146,34 @@ builder.relayMutationField(
 );
 
 builder.relayMutationField(
-  "repriceTraceRuns",
+  "repriceTraces",
   {
     inputFields: (t) => ({
       from: t.field({ type: "DateTime", required: true, description: "Runs that started at or after this…" }),
       to: t.field({ type: "DateTime", required: true, description: "…and before this." }),
-      modelPattern: t.string({ description: "A regular expression: only runs whose model name matches it." }),
+      model: t.string({ description: "Only runs of this model name (case-insensitive)." }),
+      dryRun: t.boolean({ description: "Count what would change and write nothing (the console's confirmation)." }),
     }),
   },
   {
     description:
-      "Recomputes the costs of stored runs from their token counts and the current price table. Runs that " +
-      "reported their own costs keep them.",
+      "Recomputes, in one transaction, the costs of stored LLM runs that started in [from, to) from their token " +
+      "counts, service tier and the current price table (a price change otherwise applies only to runs ingested " +
+      "after it). Runs that reported their own costs keep them. Operators only.",
     resolve: async (_root, { input }, ctx) =>
       modelPricesService.repriceRange(ctx.services, {
         from: input.from,
         to: input.to,
-        modelPattern: omitNull(requirePattern(input.modelPattern, "modelPattern")),
+        model: omitNull(input.model),
+        dryRun: input.dryRun ?? false,
       }),
   },
-  { outputFields: (t) => ({ repricedRuns: t.exposeInt("repricedRuns", { description: "How many runs were repriced." }) }) },
+  {
+    outputFields: (t) => ({
+      repricedRuns: t.exposeInt("repricedRuns", { description: "LLM runs in the range whose costs were recomputed." }),
+      changedRuns: t.exposeInt("changedRuns", { description: "Of those, runs whose cost, price row or tier changed." }),
+      costDelta: t.exposeString("costDelta", { description: "New total cost minus old over those runs, USD (exact decimal)." }),
+      dryRun: t.exposeBoolean("dryRun", { description: "true: counted, nothing was written." }),
+    }),
+  },
 );
