@@ -11,6 +11,8 @@ import { coerceError, NotFoundError } from "../../domain/errors.js";
 import type { JsonObject } from "../../domain/json.js";
 import type { Run, RunOutcome, RunStatus } from "../../domain/run.js";
 import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../../domain/storable-text.js";
+import { sealFields } from "../field-encryption.js";
+import { threadEncryptionContext } from "../../db/sql/thread-encryption-context.js";
 import type { ServiceContext } from "../service-context.js";
 import { threadStateService, type SettledThread } from "../thread-state.service.js";
 import { threadsService } from "../threads.service.js";
@@ -156,7 +158,8 @@ async function recordOutcome(
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
   const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
-  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread }, webhook });
+  const values = await sealThreadValues(ctx, run.threadId, thread.values);
+  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread, values }, webhook });
   return {
     ...settled,
     webhookQueued: settled.recorded && webhook !== null,
@@ -164,6 +167,18 @@ async function recordOutcome(
     error: outcome.error,
     outcome: { threadId: run.threadId, status: outcome.status, error: outcome.error, threadValues: thread.values },
   };
+}
+
+/**
+ * The values a run leaves, sealed with the thread's encryption context when the deployment has
+ * JSON handlers. A handler that fails here fails the recording like a lost database would: the
+ * run is retried by lease expiry, nothing is written in clear.
+ */
+async function sealThreadValues(ctx: ServiceContext, threadId: string, values: JsonObject | null): Promise<JsonObject | null> {
+  if (!ctx.encryption || values === null) return values;
+  const context = await threadEncryptionContext(ctx.db.dataSource.manager, threadId, await ctx.encryption.contextMetadata());
+  if (context === null) return values; // deleted meanwhile: hangar_settle_run records the run alone
+  return (await sealFields(ctx, "thread", { values }, context)).fields.values ?? null;
 }
 
 async function syncThread(ctx: ServiceContext, run: Run, failed: boolean, error?: unknown): Promise<void> {

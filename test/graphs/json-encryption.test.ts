@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { Client } from "@langchain/langgraph-sdk";
+import { print } from "graphql";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GetThreadDocument } from "../graphql/generated/graphql.js";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { signUserToken } from "../helpers/user-tokens.js";
+
+// langgraph.json `encryption.path` with JSON handlers and a context handler
+// (examples/encryption/encryption.ts, under the README's JWT auth example): the JSON fields
+// LangGraph encrypts are ciphertext in PostgreSQL except the keys the module leaves in clear,
+// plaintext through the SDK and GraphQL, sealed with the user's context (stored with the row).
+const DEPLOYMENT = path.resolve("test/fixtures/encryption/json.langgraph.json");
+const KEY = randomBytes(32).toString("base64");
+const SECRET = `secret-${randomBytes(8).toString("hex")}`;
+const CIPHERTEXT = /^encrypted:v1:[A-Za-z0-9+/=]+$/;
+
+let database: TestDatabase;
+let sql: pg.Client;
+let server: TestServer;
+let alice: Client;
+let aliceToken: string;
+
+async function graphql<TData, TVariables>(document: TypedDocumentNode<TData, TVariables>, variables: TVariables): Promise<TData> {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${aliceToken}` },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
+  const body = (await response.json()) as { data: TData; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  return body.data;
+}
+
+async function row(table: string, where: string, value: unknown): Promise<Record<string, any>> {
+  const { rows } = await sql.query(`SELECT * FROM ${table} WHERE ${where} = $1`, [value]);
+  expect(rows).toHaveLength(1);
+  return rows[0];
+}
+
+beforeAll(async () => {
+  process.env.ENCRYPTION_KEY = KEY;
+  database = await createTestDatabase();
+  sql = new pg.Client({ connectionString: database.url });
+  await sql.connect();
+  server = await startTestServer({ database, configPath: DEPLOYMENT });
+  aliceToken = await signUserToken("alice");
+  alice = new Client({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  delete process.env.ENCRYPTION_KEY;
+  await sql?.end();
+  await database?.drop();
+});
+
+describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
+  it("seals thread metadata and values, keeps the clear keys searchable, and opens both through the SDK and GraphQL", async () => {
+    const thread = await alice.threads.create({ metadata: { topic: SECRET, graph_id: "echo" } });
+    const run = await alice.runs.create(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: SECRET }] } });
+    await alice.runs.join(thread.thread_id, run.run_id);
+
+    const stored = await row("threads", "thread_id", thread.thread_id);
+    expect(stored.metadata.topic).toMatch(CIPHERTEXT);
+    expect(stored.metadata.owner).toBe("alice");
+    expect(stored.metadata.graph_id).toBe("echo");
+    expect(stored.values.messages).toMatch(CIPHERTEXT);
+    expect(JSON.stringify(stored)).not.toContain(SECRET);
+    expect(stored.encryption_context).toEqual({ tenant_id: "alice" });
+
+    const read = await alice.threads.get<{ messages: Array<{ content: string }> }>(thread.thread_id);
+    expect(read.metadata).toMatchObject({ topic: SECRET, owner: "alice", graph_id: "echo" });
+    expect(read.values.messages.map((message) => message.content)).toEqual([SECRET, `echo: ${SECRET}`]);
+    const { thread: overGraphql } = await graphql(GetThreadDocument, { threadId: thread.thread_id });
+    expect(overGraphql.metadata).toMatchObject({ topic: SECRET });
+    expect((overGraphql.values as { messages: unknown[] }).messages).toHaveLength(2);
+
+    const found = await alice.threads.search({ metadata: { graph_id: "echo" } });
+    expect(found.map((each) => each.thread_id)).toContain(thread.thread_id);
+    expect(found.find((each) => each.thread_id === thread.thread_id)?.metadata.topic).toBe(SECRET);
+    // Encrypted keys do not match filters (the ciphertext is not the value): README says so.
+    expect(await alice.threads.search({ metadata: { topic: SECRET } })).toEqual([]);
+
+    const updated = await alice.threads.update(thread.thread_id, { metadata: { note: "second" } });
+    expect(updated.metadata).toMatchObject({ topic: SECRET, note: "second", owner: "alice" });
+    const restored = await row("threads", "thread_id", thread.thread_id);
+    expect(restored.metadata.note).toMatch(CIPHERTEXT);
+    expect(restored.metadata.topic).toMatch(CIPHERTEXT);
+  });
+});
