@@ -79,6 +79,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const customRoutes = await loadCustomRoutes(deployment, loader);
   // A module that fails to load stops start-up before the database opens: nothing is written in clear.
   const encryption = await loadEncryption(deployment, loader, log);
+  const jsonCipher = encryption?.json ? new JsonFieldCipher(encryption.json, log.child({ component: "encryption" })) : null;
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
   const generativeUi = config.roles.api && deployment.http?.disable_ui !== true ? await loadGenerativeUi(deployment, log) : new Map();
   // Only a process that serves the API can leave it open (`hangar worker` serves no HTTP).
@@ -94,7 +95,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       dataDir: config.dataDir,
       embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
-      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader) },
+      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader), cipher: jsonCipher },
       checkpointCipher: encryption?.blob ?? null,
     },
     log,
@@ -118,9 +119,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       webhooks,
       metrics,
       readiness,
-      jsonEncryption: encryption?.json
-        ? { cipher: new JsonFieldCipher(encryption.json, log.child({ component: "encryption" })), context: encryption.context }
-        : null,
+      jsonEncryption: jsonCipher ? { cipher: jsonCipher, context: encryption?.context ?? null } : null,
     };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));

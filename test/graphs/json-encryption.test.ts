@@ -5,7 +5,7 @@ import { Client } from "@langchain/langgraph-sdk";
 import { print } from "graphql";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetThreadDocument } from "../graphql/generated/graphql.js";
+import { GetStoreItemDocument, GetThreadDocument } from "../graphql/generated/graphql.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { signUserToken } from "../helpers/user-tokens.js";
@@ -77,12 +77,12 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     expect(read.metadata).toMatchObject({ topic: SECRET, owner: "alice", graph_id: "echo" });
     expect(read.values.messages.map((message) => message.content)).toEqual([SECRET, `echo: ${SECRET}`]);
     const { thread: overGraphql } = await graphql(GetThreadDocument, { threadId: thread.thread_id });
-    expect(overGraphql.metadata).toMatchObject({ topic: SECRET });
-    expect((overGraphql.values as { messages: unknown[] }).messages).toHaveLength(2);
+    expect(overGraphql?.metadata).toMatchObject({ topic: SECRET });
+    expect((overGraphql?.values as { messages: unknown[] }).messages).toHaveLength(2);
 
     const found = await alice.threads.search({ metadata: { graph_id: "echo" } });
     expect(found.map((each) => each.thread_id)).toContain(thread.thread_id);
-    expect(found.find((each) => each.thread_id === thread.thread_id)?.metadata.topic).toBe(SECRET);
+    expect(found.find((each) => each.thread_id === thread.thread_id)?.metadata?.topic).toBe(SECRET);
     // Encrypted keys do not match filters (the ciphertext is not the value): README says so.
     expect(await alice.threads.search({ metadata: { topic: SECRET } })).toEqual([]);
 
@@ -91,5 +91,21 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     const restored = await row("threads", "thread_id", thread.thread_id);
     expect(restored.metadata.note).toMatch(CIPHERTEXT);
     expect(restored.metadata.topic).toMatch(CIPHERTEXT);
+  });
+
+  it("seals store values with the caller's context; reads, searches on clear keys and GraphQL answer plaintext", async () => {
+    await alice.store.putItem(["notes"], "n1", { text: SECRET, tenant_id: "t-1" });
+    const { rows } = await sql.query("SELECT namespace, value, encryption_context FROM store_items WHERE key = 'n1'");
+    expect(rows).toHaveLength(1);
+    expect(rows[0].value.text).toMatch(CIPHERTEXT);
+    expect(rows[0].value.tenant_id).toBe("t-1");
+    expect(rows[0].encryption_context).toEqual({ tenant_id: "alice" });
+
+    expect((await alice.store.getItem(["notes"], "n1"))?.value).toEqual({ text: SECRET, tenant_id: "t-1" });
+    const found = await alice.store.searchItems(["notes"], { filter: { tenant_id: "t-1" } });
+    expect(found.items.map((item) => item.value)).toEqual([{ text: SECRET, tenant_id: "t-1" }]);
+    expect((await alice.store.searchItems(["notes"], { filter: { text: SECRET } })).items).toEqual([]);
+    const { storeItem } = await graphql(GetStoreItemDocument, { namespace: ["notes"], key: "n1" });
+    expect(storeItem?.value).toEqual({ text: SECRET, tenant_id: "t-1" });
   });
 });
