@@ -4,6 +4,7 @@ import { coerceError, InvalidInputError } from "../domain/errors.js";
 import type { EncryptedField, EncryptedModel } from "../domain/encryption.js";
 import { isJsonObject, type JsonObject } from "../domain/json.js";
 import type { EncryptionContextHandler } from "../graphs/load-encryption.js";
+import type { AssistantVersion } from "../domain/assistant.js";
 import type { Thread } from "../domain/thread.js";
 import type { Logger } from "../logger.js";
 import type { Actor, ServiceContext } from "./service-context.js";
@@ -118,4 +119,20 @@ export function requireScopeKeysInClear(scope: Record<string, unknown>, plain: J
 export async function openThread<T extends Thread>(ctx: Pick<ServiceContext, "encryption">, thread: T): Promise<T> {
   const opened = await openFields(ctx, "thread", { metadata: thread.metadata, values: thread.values }, thread.encryptionContext);
   return { ...thread, metadata: opened.metadata, values: opened.values };
+}
+
+/** An assistant (or one of its versions) as callers see it: metadata and context opened. */
+export async function openAssistant<T extends AssistantVersion>(ctx: Pick<ServiceContext, "encryption">, assistant: T): Promise<T> {
+  const opened = await openFields(ctx, "assistant", { metadata: assistant.metadata, context: assistant.context }, assistant.encryptionContext);
+  return { ...assistant, metadata: opened.metadata, context: opened.context };
+}
+
+/** An assistant (or version) as stored: metadata and context sealed, with the context they were sealed with. */
+export async function sealAssistant<T extends AssistantVersion>(
+  ctx: Pick<ServiceContext, "encryption">,
+  assistant: T,
+  storedContext?: JsonObject | null,
+): Promise<T> {
+  const sealed = await sealFields(ctx, "assistant", { metadata: assistant.metadata, context: assistant.context }, storedContext);
+  return { ...assistant, ...sealed.fields, encryptionContext: sealed.encryptionContext };
 }
