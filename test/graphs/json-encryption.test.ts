@@ -108,4 +108,58 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     const { storeItem } = await graphql(GetStoreItemDocument, { namespace: ["notes"], key: "n1" });
     expect(storeItem?.value).toEqual({ text: SECRET, tenant_id: "t-1" });
   });
+
+  it("hands decrypt the context stored with the row: a row moved to another tenant's context does not open", async () => {
+    const thread = await alice.threads.create({ metadata: { topic: SECRET } });
+    await sql.query(`UPDATE threads SET encryption_context = '{"tenant_id": "bob"}' WHERE thread_id = $1`, [thread.thread_id]);
+    const response = await fetch(`${server.url}/threads/${thread.thread_id}`, { headers: { authorization: `Bearer ${aliceToken}` } });
+    expect(response.status).toBe(503);
+    const body = JSON.stringify(await response.json());
+    expect(body).toContain("encryption module's decrypt.json handler failed on thread metadata");
+    expect(body).not.toContain("Unsupported state or unable to authenticate data");
+  });
+
+  it("answers 503 naming the deployment's encryption handler when it fails, and writes nothing", async () => {
+    const before = await sql.query("SELECT (SELECT count(*) FROM threads) AS threads, (SELECT count(*) FROM store_items) AS items, (SELECT count(*) FROM assistants) AS assistants");
+    delete process.env.ENCRYPTION_KEY;
+    try {
+      const headers = { authorization: `Bearer ${aliceToken}`, "content-type": "application/json" };
+      const attempts = [
+        fetch(`${server.url}/threads`, { method: "POST", headers, body: JSON.stringify({ metadata: { topic: SECRET } }) }),
+        fetch(`${server.url}/store/items`, { method: "PUT", headers, body: JSON.stringify({ namespace: ["notes"], key: "n2", value: { text: SECRET } }) }),
+        fetch(`${server.url}/assistants`, { method: "POST", headers, body: JSON.stringify({ graph_id: "echo", metadata: { topic: SECRET } }) }),
+      ];
+      for (const response of await Promise.all(attempts)) {
+        expect(response.status).toBe(503);
+        const body = (await response.json()) as { detail: string };
+        expect(body.detail).toMatch(/^The deployment's encryption module's encrypt\.json handler failed on (thread|store|assistant) (metadata|value); see the server log$/);
+        expect(body.detail).not.toContain("ENCRYPTION_KEY");
+      }
+    } finally {
+      process.env.ENCRYPTION_KEY = KEY;
+    }
+    const after = await sql.query("SELECT (SELECT count(*) FROM threads) AS threads, (SELECT count(*) FROM store_items) AS items, (SELECT count(*) FROM assistants) AS assistants");
+    expect(after.rows).toEqual(before.rows);
+  });
+
+  it("seals assistant metadata and context, in the assistant and its versions, and opens them for readers", async () => {
+    const assistant = await alice.assistants.create({ graphId: "echo", metadata: { topic: SECRET }, context: { prompt: SECRET } });
+    expect((await row("assistants", "assistant_id", assistant.assistant_id)).metadata.owner).toBe("alice");
+    await alice.assistants.update(assistant.assistant_id, { metadata: { topic: `${SECRET}-2` }, context: { prompt: `${SECRET}-2` } });
+    const stored = await row("assistants", "assistant_id", assistant.assistant_id);
+    expect(stored.metadata.topic).toMatch(CIPHERTEXT);
+    expect(stored.context.prompt).toMatch(CIPHERTEXT);
+    expect(stored.encryption_context).toEqual({ tenant_id: "alice" });
+    const { rows: versions } = await sql.query("SELECT metadata, context FROM assistant_versions WHERE assistant_id = $1", [assistant.assistant_id]);
+    expect(versions).toHaveLength(2);
+    expect(JSON.stringify(versions)).not.toContain(SECRET);
+
+    const read = await alice.assistants.get(assistant.assistant_id);
+    expect(read.metadata).toMatchObject({ topic: `${SECRET}-2` });
+    expect(read.context).toEqual({ prompt: `${SECRET}-2` });
+    const listed = await alice.assistants.getVersions(assistant.assistant_id);
+    expect(listed.map((version) => version.context)).toEqual([{ prompt: `${SECRET}-2` }, { prompt: SECRET }]);
+    const found = await alice.assistants.search({ graphId: "echo" });
+    expect(found.find((each) => each.assistant_id === assistant.assistant_id)?.context).toEqual({ prompt: `${SECRET}-2` });
+  });
 });
