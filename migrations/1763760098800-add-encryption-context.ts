@@ -6,7 +6,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * LangGraph's server does, so that decrypting after a restart or by another caller hands the
  * handlers the same context. NULL marks a row written without JSON encryption: it is read as it is.
  */
-const TABLES = ["threads", "assistants", "assistant_versions", "runs", "crons", "store_items"] as const;
+const TABLES = ["threads", "assistants", "assistant_versions", "store_items"] as const;
 
 export class AddEncryptionContext1763760098800 implements MigrationInterface {
   name = "AddEncryptionContext1763760098800";
