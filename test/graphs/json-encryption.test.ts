@@ -163,3 +163,35 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     expect(found.find((each) => each.assistant_id === assistant.assistant_id)?.context).toEqual({ prompt: `${SECRET}-2` });
   });
 });
+
+describe("JSON handlers that break the contract", () => {
+  let misbehaving: TestServer;
+  const headers = () => ({ authorization: `Bearer ${aliceToken}`, "content-type": "application/json" });
+  const threadCount = async () => (await sql.query("SELECT count(*)::int AS n FROM threads")).rows[0].n as number;
+
+  beforeAll(async () => {
+    misbehaving = await startTestServer({ database, configPath: path.resolve("test/fixtures/encryption/misbehaving.langgraph.json") });
+  });
+  afterAll(async () => {
+    delete process.env.MISBEHAVING_JSON;
+    await misbehaving?.close();
+  });
+
+  it("refuses an encrypt.json that changes keys (jsonb merges work key by key): 503, nothing written", async () => {
+    process.env.MISBEHAVING_JSON = "rename";
+    const before = await threadCount();
+    const response = await fetch(`${misbehaving.url}/threads`, { method: "POST", headers: headers(), body: JSON.stringify({ metadata: { topic: "x" } }) });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/encrypt\.json handler must keep the keys it is given .*changed -"topic"/);
+    expect(await threadCount()).toBe(before);
+  });
+
+  it("refuses with 422 a write whose encrypt.json encrypted a key custom auth filters on", async () => {
+    process.env.MISBEHAVING_JSON = "owner";
+    const before = await threadCount();
+    const response = await fetch(`${misbehaving.url}/threads`, { method: "POST", headers: headers(), body: JSON.stringify({ metadata: { topic: "x" } }) });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { detail: string }).detail).toMatch(/metadata\.owner is filtered on by custom auth/);
+    expect(await threadCount()).toBe(before);
+  });
+});
