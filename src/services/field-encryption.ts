@@ -115,10 +115,19 @@ export function requireScopeKeysInClear(scope: Record<string, unknown>, plain: J
   }
 }
 
-/** The thread as callers see it: its metadata and values opened with the context stored with it. */
-export async function openThread<T extends Thread>(ctx: Pick<ServiceContext, "encryption">, thread: T): Promise<T> {
-  const opened = await openFields(ctx, "thread", { metadata: thread.metadata, values: thread.values }, thread.encryptionContext);
-  return { ...thread, metadata: opened.metadata, values: opened.values };
+/**
+ * The thread as callers see it: its metadata and values opened with the context stored with it.
+ * `metadataOnly` for state reads, which take the values from the checkpoint: opening a large
+ * state's cached copy there would be work thrown away.
+ */
+export async function openThread<T extends Thread>(
+  ctx: Pick<ServiceContext, "encryption">,
+  thread: T,
+  options: { metadataOnly?: boolean } = {},
+): Promise<T> {
+  const fields = options.metadataOnly ? { metadata: thread.metadata } : { metadata: thread.metadata, values: thread.values };
+  const opened = await openFields(ctx, "thread", fields, thread.encryptionContext);
+  return { ...thread, ...opened };
 }
 
 /** An assistant (or one of its versions) as callers see it: metadata and context opened. */

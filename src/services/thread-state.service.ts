@@ -76,8 +76,9 @@ async function findThread(ctx: ServiceContext, threadId: string, scope: Metadata
   // In a transaction that edits the thread, its row lock: no run is queued on it meanwhile.
   const thread = isUuid(threadId) ? await (tx ? query.setLock("pessimistic_write") : query).getOne() : null;
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
-  // Opened: graph_id and the other metadata state reads consult may be among the encrypted keys.
-  return openThread(ctx, thread);
+  // Metadata opened (graph_id and what else state reads consult may be encrypted); `values` is
+  // left sealed: state is read from the checkpoint, and syncThread replaces the cached copy.
+  return openThread(ctx, thread, { metadataOnly: true });
 }
 
 /** A thread the caller may `action` (threads:read for reads, threads:update for state edits). */
