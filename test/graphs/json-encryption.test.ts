@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import crypto, { randomBytes } from "node:crypto";
 import path from "node:path";
 import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
 import { Client } from "@langchain/langgraph-sdk";
@@ -85,6 +85,12 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     expect(found.find((each) => each.thread_id === thread.thread_id)?.metadata?.topic).toBe(SECRET);
     // Encrypted keys do not match filters (the ciphertext is not the value): README says so.
     expect(await alice.threads.search({ metadata: { topic: SECRET } })).toEqual([]);
+
+    // A thread the run creates (if_not_exists) has no context yet: its values are sealed all the same.
+    const created = crypto.randomUUID();
+    await alice.runs.wait(created, "echo", { ifNotExists: "create", input: { messages: [{ role: "user", content: SECRET }] } });
+    expect((await row("threads", "thread_id", created)).values.messages).toMatch(CIPHERTEXT);
+    expect(((await alice.threads.get(created)).values as { messages: unknown[] }).messages).toHaveLength(2);
 
     const updated = await alice.threads.update(thread.thread_id, { metadata: { note: "second" } });
     expect(updated.metadata).toMatchObject({ topic: SECRET, note: "second", owner: "alice" });

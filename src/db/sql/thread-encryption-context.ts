@@ -14,8 +14,11 @@ export async function threadEncryptionContext(manager: EntityManager, threadId: 
   );
   if (!current) return null;
   if (current.encryption_context !== null) return current.encryption_context;
+  // A SELECT around the UPDATE: TypeORM answers a bare UPDATE … RETURNING as [rows, count].
   const [recorded]: Array<{ encryption_context: JsonObject }> = await manager.query(
-    `UPDATE threads SET encryption_context = COALESCE(encryption_context, $2::jsonb) WHERE thread_id = $1 RETURNING encryption_context`,
+    `WITH recorded AS (
+       UPDATE threads SET encryption_context = COALESCE(encryption_context, $2::jsonb) WHERE thread_id = $1 RETURNING encryption_context
+     ) SELECT encryption_context FROM recorded`,
     [threadId, JSON.stringify(fallback)],
   );
   return recorded?.encryption_context ?? null;
