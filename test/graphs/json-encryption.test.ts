@@ -47,19 +47,23 @@ beforeAll(async () => {
   database = await createTestDatabase();
   sql = new pg.Client({ connectionString: database.url });
   await sql.connect();
-  server = await startTestServer({ database, configPath: DEPLOYMENT });
   aliceToken = await signUserToken("alice");
-  alice = new Client({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
 });
 
 afterAll(async () => {
-  await server?.close();
   delete process.env.ENCRYPTION_KEY;
   await sql?.end();
   await database?.drop();
 });
 
 describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
+  // Closed before the next server starts on the database: its worker would take their runs.
+  beforeAll(async () => {
+    server = await startTestServer({ database, configPath: DEPLOYMENT });
+    alice = new Client({ apiUrl: server.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
+  });
+  afterAll(() => server?.close());
+
   it("seals thread metadata and values, keeps the clear keys searchable, and opens both through the SDK and GraphQL", async () => {
     const thread = await alice.threads.create({ metadata: { topic: SECRET, graph_id: "echo" } });
     const run = await alice.runs.create(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: SECRET }] } });
@@ -199,5 +203,16 @@ describe("JSON handlers that break the contract", () => {
     expect(response.status).toBe(422);
     expect(((await response.json()) as { detail: string }).detail).toMatch(/metadata\.owner is filtered on by custom auth/);
     expect(await threadCount()).toBe(before);
+  });
+
+  it("records a run whose values the handler cannot seal, and keeps the thread's last values: never in clear", async () => {
+    process.env.MISBEHAVING_JSON = "values";
+    const client = new Client({ apiUrl: misbehaving.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
+    const thread = await client.threads.create();
+    const run = await client.runs.create(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: SECRET }] } });
+    await client.runs.join(thread.thread_id, run.run_id);
+    expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
+    const stored = await row("threads", "thread_id", thread.thread_id);
+    expect(stored.values).toBeNull();
   });
 });
