@@ -96,6 +96,14 @@ describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {
     expect((await row("threads", "thread_id", created)).values.messages).toMatch(CIPHERTEXT);
     expect(((await alice.threads.get(created)).values as { messages: unknown[] }).messages).toHaveLength(2);
 
+    const copy = await alice.threads.copy(thread.thread_id);
+    const copied = await row("threads", "thread_id", copy.thread_id);
+    expect(copied.values.messages).toMatch(CIPHERTEXT);
+    expect(copied.metadata.topic).toMatch(CIPHERTEXT);
+    const copyRead = await alice.threads.get<{ messages: Array<{ content: string }> }>(copy.thread_id);
+    expect(copyRead.metadata?.topic).toBe(SECRET);
+    expect(copyRead.values.messages.map((message) => message.content)).toEqual([SECRET, `echo: ${SECRET}`]);
+
     const updated = await alice.threads.update(thread.thread_id, { metadata: { note: "second" } });
     expect(updated.metadata).toMatchObject({ topic: SECRET, note: "second", owner: "alice" });
     const restored = await row("threads", "thread_id", thread.thread_id);
