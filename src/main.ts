@@ -14,6 +14,7 @@ import { slowClientDeadlines } from "./http/slow-clients.js";
 import { registerSdkLogger } from "./graphs/graph-logger.js";
 import { reviewDeploymentKeys } from "./graphs/deployment-keys.js";
 import { loadEncryption } from "./graphs/load-encryption.js";
+import { JsonFieldCipher } from "./db/json-field-cipher.js";
 import { resolveWebhookSettings } from "./graphs/webhooks-config.js";
 import { loadGraphRegistry } from "./graphs/graph-registry.js";
 import { loadStoreIndex } from "./graphs/store-embeddings.js";
@@ -78,7 +79,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
   const customAuth = await loadCustomAuth(deployment, loader, log);
   const customRoutes = await loadCustomRoutes(deployment, loader);
   // A module that fails to load stops start-up before the database opens: nothing is written in clear.
-  const checkpointCipher = await loadEncryption(deployment, loader, log);
+  const encryption = await loadEncryption(deployment, loader, log);
+  const jsonCipher = encryption?.json ? new JsonFieldCipher(encryption.json, log.child({ component: "encryption" })) : null;
   // Bundled only where HTTP is served; a broken entry stops start-up before the database opens.
   const generativeUi = config.roles.api && deployment.http?.disable_ui !== true ? await loadGenerativeUi(deployment, log) : new Map();
   // Only a process that serves the API can leave it open (`hangar worker` serves no HTTP).
@@ -94,8 +96,8 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       dataDir: config.dataDir,
       embeddedSharedBuffers: config.embeddedSharedBuffers,
       poolSize: config.dbPoolSize,
-      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader) },
-      checkpointCipher,
+      store: { ttl: deployment.store.ttl, index: await loadStoreIndex(deployment, loader), cipher: jsonCipher },
+      checkpointCipher: encryption?.blob ?? null,
     },
     log,
   );
@@ -118,6 +120,7 @@ export async function startHangar(config: Readonly<HangarConfig>, log: Logger): 
       webhooks,
       metrics,
       readiness,
+      jsonEncryption: jsonCipher ? { cipher: jsonCipher, context: encryption?.context ?? null } : null,
     };
     await assistantsService.ensureSystemAssistants(createServiceContext(runtime, { kind: "anonymous" }));
     const sweeper = startTtlSweeper(runtime, log.child({ component: "ttl-sweeper" }));

@@ -11,6 +11,9 @@ import type { ReadinessProbes } from "./services/readiness.service.js";
 import type { HangarMetrics } from "./metrics/hangar-metrics.js";
 import type { RunStreaming } from "./streaming/run-streaming.js";
 import type { Actor, ServiceContext } from "./services/service-context.js";
+import type { JsonFieldCipher } from "./db/json-field-cipher.js";
+import type { EncryptionContextHandler } from "./graphs/load-encryption.js";
+import { requestEncryption } from "./services/field-encryption.js";
 
 /** What a running Hangar process holds: built once in main.ts and handed to every transport. */
 export interface HangarRuntime {
@@ -33,6 +36,8 @@ export interface HangarRuntime {
   metrics?: HangarMetrics;
   /** What readiness probes besides the database (filled in as Redis and the worker start). */
   readiness?: ReadinessProbes;
+  /** langgraph.json `encryption` JSON handlers (the cipher) and its `context` handler, when it has them. */
+  jsonEncryption?: { cipher: JsonFieldCipher; context: EncryptionContextHandler | null } | null;
 }
 
 /** A service context for one request or job. */
@@ -49,5 +54,8 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     webhookPolicy: runtime.webhooks.policy,
     metrics: runtime.metrics,
     webhooksDisabled: runtime.deployment.http?.disable_webhooks === true,
+    ...(runtime.jsonEncryption
+      ? { encryption: requestEncryption(runtime.jsonEncryption.cipher, runtime.jsonEncryption.context, actor, log) }
+      : {}),
   };
 }

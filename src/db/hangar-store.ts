@@ -22,7 +22,8 @@ import { listStoreNamespaces } from "./sql/list-store-namespaces.js";
 import { isVectorExtensionAvailable, prepareStoreVectorIndex } from "./sql/prepare-store-vector-index.js";
 import { searchStoreItems } from "./sql/search-store-items.js";
 import { searchStoreItemsNearest } from "./sql/search-store-items-nearest.js";
-import { toStoreItem, type StoreNamespaceListing } from "./sql/store-sql.js";
+import { toStoreItem, type StoreItemRow, type StoreNamespaceListing } from "./sql/store-sql.js";
+import type { JsonFieldCipher } from "./json-field-cipher.js";
 import { upsertStoreItem } from "./sql/upsert-store-item.js";
 
 /** What semantic search needs of an embeddings model (LangChain's Embeddings has both). */
@@ -50,6 +51,8 @@ export interface StoreTtlConfig {
 export interface HangarStoreOptions {
   index?: StoreIndexConfig;
   ttl?: StoreTtlConfig;
+  /** langgraph.json `encryption` JSON handlers: item values are sealed at rest (db/json-field-cipher.ts). */
+  cipher?: JsonFieldCipher | null;
 }
 
 /** The embeddings provider failed or answered vectors of the wrong size; nothing was written. */
@@ -73,6 +76,11 @@ export interface StorePutInput {
   /** undefined: the deployment's default TTL; null: never expires. */
   ttlMinutes?: number | null;
   access?: AuthFilters;
+  /**
+   * The caller's encryption context, stored with the item and handed to the handlers. Graphs
+   * write through BaseStore's batch without one: their items are sealed with `{}`.
+   */
+  encryptionContext?: Record<string, unknown>;
 }
 
 export interface StoreSearchInput {
@@ -101,6 +109,7 @@ export class HangarStore extends BaseStore {
   private hasVectorIndex = false;
   /** pgvector ≥ 0.8: HNSW scans may go on past ef_search until enough rows pass the filters. */
   private hasIterativeScan = false;
+  private readonly cipher: JsonFieldCipher | null;
 
   constructor(
     private readonly client: pg.Pool,
@@ -110,6 +119,7 @@ export class HangarStore extends BaseStore {
     super();
     this.index = options.index;
     this.ttl = options.ttl ?? { defaultTtlMinutes: null, refreshOnRead: true };
+    this.cipher = options.cipher ?? null;
   }
 
   /**
@@ -143,15 +153,21 @@ export class HangarStore extends BaseStore {
 
   /** The item as written; null, writing nothing, when an existing item does not match `access`. */
   async putItem(input: StorePutInput): Promise<StoreItem | null> {
+    // Embedded from the plaintext (a vector of ciphertext finds nothing): vectors stay unencrypted.
     const embeddings = await this.embedValue(input.value, input.index);
     const ttlMinutes = input.ttlMinutes === undefined ? this.ttl.defaultTtlMinutes : input.ttlMinutes;
-    const row = await upsertStoreItem(this.client, { ...input, ttlMinutes, embeddings, hasVectorColumn: this.hasVectorIndex });
-    return row ? toStoreItem(row) : null;
+    const encryptionContext = this.cipher ? (input.encryptionContext ?? {}) : null;
+    const value =
+      this.cipher && encryptionContext && Object.keys(input.value).length > 0
+        ? await this.cipher.seal("store", "value", encryptionContext, input.value)
+        : input.value;
+    const row = await upsertStoreItem(this.client, { ...input, value, encryptionContext, ttlMinutes, embeddings, hasVectorColumn: this.hasVectorIndex });
+    return row ? { ...toStoreItem(row), value: input.value } : null;
   }
 
   async getItem(input: { namespace: string[]; key: string; refreshTtl?: boolean; access?: AuthFilters }): Promise<StoreItem | null> {
     const row = await getStoreItem(this.client, { ...input, refreshTtl: input.refreshTtl ?? this.ttl.refreshOnRead });
-    return row ? toStoreItem(row) : null;
+    return row ? this.openItem(row) : null;
   }
 
   async deleteItem(input: { namespace: string[]; key: string; access?: AuthFilters }): Promise<boolean> {
@@ -165,7 +181,15 @@ export class HangarStore extends BaseStore {
       queryVector && this.hasVectorIndex
         ? await searchStoreItemsNearest(this.client, { ...search, queryVector }, { iterativeScan: this.hasIterativeScan })
         : await searchStoreItems(this.client, { ...search, queryVector });
-    return rows.map(toStoreItem);
+    return Promise.all(rows.map((row) => this.openItem(row)));
+  }
+
+  /** The item with its value opened with the context stored with it (a value stored in clear is read as it is). */
+  private async openItem(row: StoreItemRow): Promise<StoreItem> {
+    const item = toStoreItem(row);
+    const context = row.encryption_context;
+    if (!this.cipher || !context || Object.keys(item.value).length === 0) return item;
+    return { ...item, value: await this.cipher.open("store", "value", context, item.value) };
   }
 
   /** How many items searchItems finds without paging (with a query: those with embeddings). */

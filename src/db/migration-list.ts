@@ -20,6 +20,7 @@ import { CreateTraceFeedback1763760097500 } from "../../migrations/1763760097500
 import { AddModelPriceTiers1763760098000 } from "../../migrations/1763760098000-add-model-price-tiers.js";
 import { AddTraceRunPriceTier1763760098100 } from "../../migrations/1763760098100-add-trace-run-price-tier.js";
 import { SeedModelPrices2026111763760098200 } from "../../migrations/1763760098200-seed-model-prices-2026-11.js";
+import { AddEncryptionContext1763760098800 } from "../../migrations/1763760098800-add-encryption-context.js";
 import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/1763760099000-index-trace-roots-by-start-time.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   AddModelPriceTiers1763760098000,
   AddTraceRunPriceTier1763760098100,
   SeedModelPrices2026111763760098200,
+  AddEncryptionContext1763760098800,
   IndexTraceRootsByStartTime1763760099000,
 ];

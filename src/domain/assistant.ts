@@ -12,6 +12,8 @@ export interface Assistant {
   version: number;
   createdAt: Date;
   updatedAt: Date;
+  /** The encryption context its metadata and context were sealed with; null: stored in clear (services/field-encryption.ts). */
+  encryptionContext?: JsonObject | null;
 }
 
 /** One saved version: the assistant's fields as they were when it was created. */

@@ -17,6 +17,8 @@ export interface Thread {
   error: string | JsonObject | null;
   /** Minutes after its last update when the thread expires (deleted by the sweeper); null: never. */
   ttlMinutes?: number | null;
+  /** The encryption context its metadata and values were sealed with; null: stored in clear (services/field-encryption.ts). */
+  encryptionContext?: JsonObject | null;
 }
 
 /** When a thread with a TTL expires: its TTL after its last update. */

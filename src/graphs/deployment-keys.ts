@@ -11,8 +11,8 @@ import type { DeploymentConfig } from "./deployment-config.js";
 const HONOURED_TOP_LEVEL = new Set(["graphs", "env", "auth", "http", "store", "checkpointer", "ui", "ui_config", "webhooks", "encryption"]);
 /**
  * Keys that change what is stored in clear: ignoring one would leave data readable that its
- * deployment meant to encrypt, so Hangar refuses to start instead. (`encryption` is honoured for
- * checkpoint blobs; graphs/load-encryption.ts refuses the handlers it does not implement.)
+ * deployment meant to encrypt, so Hangar refuses to start instead. (`encryption` is honoured:
+ * graphs/load-encryption.ts loads its handlers and says at start-up what stays in clear.)
  */
 const REFUSED_TOP_LEVEL: Record<string, string> = {};
 /** Build-time settings of langgraph-cli: meaningful for images, not for a running server. */

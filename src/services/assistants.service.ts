@@ -14,6 +14,7 @@ import {
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
+import { openAssistant, requireScopeKeysInClear, sealAssistant } from "./field-encryption.js";
 import type { ServiceContext } from "./service-context.js";
 import { graphsService } from "./graphs.service.js";
 import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
@@ -96,7 +97,7 @@ export async function findAssistantForRun(ctx: ServiceContext, assistantIdOrGrap
   const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
   const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
   if (!assistant) throw noAssistantFound(assistantIdOrGraph);
-  return assistant;
+  return openAssistant(ctx, assistant);
 }
 
 /** The value `assistants:create` / `assistants:update` handlers receive, in LangGraph's wire names. */
@@ -145,21 +146,23 @@ export const assistantsService = {
       createdAt: now,
       updatedAt: now,
     };
+    const sealed = await sealAssistant(ctx, assistant);
+    requireScopeKeysInClear(scope, assistant.metadata, sealed.metadata);
     const created = await withTransaction(ctx.db, async (manager) => {
       const inserted = await manager
         .createQueryBuilder()
         .insert()
         .into(AssistantEntity)
-        .values(assistant)
+        .values(sealed)
         .orIgnore()
         .returning("assistant_id")
         .execute();
       if (inserted.raw.length === 0) {
-        if (input.ifExists === "do_nothing") return loadAssistant(manager, assistantId, { scope });
+        if (input.ifExists === "do_nothing") return openAssistant(ctx, await loadAssistant(manager, assistantId, { scope }));
         throw new ConflictError(`Assistant '${assistantId}' already exists`);
       }
-      await manager.insert(AssistantVersionEntity, versionOf(assistant, now));
-      return assistant;
+      await manager.insert(AssistantVersionEntity, versionOf(sealed, now));
+      return { ...assistant, encryptionContext: sealed.encryptionContext };
     });
     ctx.streaming.signals.assistantsChanged();
     return created;
@@ -170,7 +173,7 @@ export const assistantsService = {
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
     const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId, scope);
     if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
-    return assistant;
+    return openAssistant(ctx, assistant);
   },
 
   /** For DataLoaders: results in key order, null where an assistant does not exist. */
@@ -184,7 +187,8 @@ export const assistantsService = {
           .andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
           .getMany()
       : [];
-    return inKeyOrder(assistantIds, found, (assistant) => assistant.assistantId);
+    const opened = await Promise.all(found.map((assistant) => openAssistant(ctx, assistant)));
+    return inKeyOrder(assistantIds, opened, (assistant) => assistant.assistantId);
   },
 
   /** Always creates version N+1 (N = highest existing) and makes it active. */
@@ -213,9 +217,12 @@ export const assistantsService = {
         version: (max ?? active.version) + 1,
         updatedAt: now,
       };
-      await manager.insert(AssistantVersionEntity, versionOf(updated, now));
-      await manager.save(AssistantEntity, updated);
-      return updated;
+      // Sealed with the assistant's own context: every version of it opens with one context.
+      const sealed = await sealAssistant(ctx, updated, active.encryptionContext);
+      requireScopeKeysInClear(scope, updated.metadata, sealed.metadata);
+      await manager.insert(AssistantVersionEntity, versionOf(sealed, now));
+      await manager.save(AssistantEntity, sealed);
+      return { ...updated, encryptionContext: sealed.encryptionContext };
     });
     ctx.streaming.signals.assistantsChanged();
     return updated;
@@ -232,7 +239,7 @@ export const assistantsService = {
       const { createdAt: _versionCreatedAt, ...fields } = chosen;
       const updated: Assistant = { ...active, ...fields, updatedAt: ctx.now() };
       await manager.save(AssistantEntity, updated);
-      return updated;
+      return openAssistant(ctx, updated);
     });
     ctx.streaming.signals.assistantsChanged();
     return activated;
@@ -253,7 +260,8 @@ export const assistantsService = {
     if (input.metadata) {
       query.andWhere("v.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(input.metadata) });
     }
-    return query.orderBy("v.version", "DESC").offset(input.offset).limit(input.limit).getMany();
+    const versions = await query.orderBy("v.version", "DESC").offset(input.offset).limit(input.limit).getMany();
+    return Promise.all(versions.map((version) => openAssistant(ctx, version)));
   },
 
   /** For DataLoaders: every version of each assistant (newest first), in key order. */
@@ -268,13 +276,15 @@ export const assistantsService = {
       )
       .orderBy("v.version", "DESC")
       .getMany();
-    return assistantIds.map((id) => versions.filter((version) => version.assistantId === id.toLowerCase()));
+    const opened = await Promise.all(versions.map((version) => openAssistant(ctx, version)));
+    return assistantIds.map((id) => opened.filter((version) => version.assistantId === id.toLowerCase()));
   },
 
   async search(ctx: ServiceContext, input: SearchAssistantsInput): Promise<Assistant[]> {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...filter } = input;
     const scope = await scopeOf(ctx, "assistants", "search", { graph_id: filter.graphId, metadata: filter.metadata, limit, offset });
-    return searchAssistants(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    const found = await searchAssistants(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    return Promise.all(found.map((assistant) => openAssistant(ctx, assistant)));
   },
 
   async count(ctx: ServiceContext, filter: AssistantFilter): Promise<number> {

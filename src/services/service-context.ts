@@ -5,6 +5,7 @@ import type { WebhookUrlPolicy } from "../domain/webhook.js";
 import type { Logger } from "../logger.js";
 import type { HangarMetrics } from "../metrics/hangar-metrics.js";
 import type { RunStreaming } from "../streaming/run-streaming.js";
+import type { RequestEncryption } from "./field-encryption.js";
 
 /**
  * Who is calling. With custom auth every caller is a `user` (what the deployment's `authenticate`
@@ -36,4 +37,6 @@ export interface ServiceContext {
   webhooksDisabled?: boolean;
   /** The process's Prometheus metrics (absent in contexts built by hand, e.g. some tests). */
   metrics?: HangarMetrics;
+  /** langgraph.json `encryption` with JSON handlers: seals and opens JSON fields (services/field-encryption.ts). */
+  encryption?: RequestEncryption;
 }

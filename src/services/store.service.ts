@@ -68,7 +68,8 @@ export const storeService = {
     const key = validateStoreKey(request.key);
     const value = validateStoreValue(request.value);
     if (!matchesAuthFilters({ ...value, namespace, key }, access)) throw new ForbiddenError("Not authorized to write this store item");
-    const written = await withEmbeddingErrors(() => ctx.db.store.putItem({ namespace, key, value, index, ttlMinutes, access }));
+    const encryptionContext = ctx.encryption ? await ctx.encryption.contextMetadata() : undefined;
+    const written = await withEmbeddingErrors(() => ctx.db.store.putItem({ namespace, key, value, index, ttlMinutes, access, encryptionContext }));
     if (!written) throw new ForbiddenError("Not authorized to replace this store item");
     return written;
   },

@@ -20,6 +20,7 @@ import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
+import { openThread, sealFields } from "./field-encryption.js";
 import type { ServiceContext } from "./service-context.js";
 import { checkpointOf, toThreadState } from "./thread-state-snapshot.js";
 
@@ -75,7 +76,9 @@ async function findThread(ctx: ServiceContext, threadId: string, scope: Metadata
   // In a transaction that edits the thread, its row lock: no run is queued on it meanwhile.
   const thread = isUuid(threadId) ? await (tx ? query.setLock("pessimistic_write") : query).getOne() : null;
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
-  return thread;
+  // Metadata opened (graph_id and what else state reads consult may be encrypted); `values` is
+  // left sealed: state is read from the checkpoint, and syncThread replaces the cached copy.
+  return openThread(ctx, thread, { metadataOnly: true });
 }
 
 /** A thread the caller may `action` (threads:read for reads, threads:update for state edits). */
@@ -229,8 +232,10 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOut
   const settled = describeSettledThread(await readState(ctx, thread, {}, {}, tx), outcome);
   const now = ctx.now();
   const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
-  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, changes);
-  return { ...thread, ...changes };
+  const sealed = await sealFields(ctx, "thread", { values: settled.values }, thread.encryptionContext);
+  const stored = { ...changes, values: sealed.fields.values ?? null, encryptionContext: sealed.encryptionContext };
+  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, stored);
+  return { ...thread, ...changes, encryptionContext: sealed.encryptionContext };
 }
 
 /**

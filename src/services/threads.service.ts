@@ -13,6 +13,7 @@ import type { Thread, ThreadSortField } from "../domain/thread.js";
 import { extractFromThread, parseExtractPaths } from "../domain/thread-extract.js";
 import type { ThreadSuperstep } from "../domain/thread-state.js";
 import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
+import { openThread, requireScopeKeysInClear, sealFields } from "./field-encryption.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
 import { announceRunsDeletedWithThread } from "./run-lifecycle/announce-run-end.js";
@@ -116,16 +117,19 @@ export const threadsService = {
       error: null,
       ttlMinutes: input.ttlMinutes ?? ctx.threadTtl?.defaultTtlMinutes ?? null,
     };
+    const sealed = await sealFields(ctx, "thread", { metadata: thread.metadata });
+    requireScopeKeysInClear(scope, thread.metadata, sealed.fields.metadata);
+    thread.encryptionContext = sealed.encryptionContext;
     const inserted = await ctx.db.dataSource.manager
       .createQueryBuilder()
       .insert()
       .into(ThreadEntity)
-      .values(thread)
+      .values({ ...thread, metadata: sealed.fields.metadata })
       .orIgnore()
       .returning("thread_id")
       .execute();
     if (inserted.raw.length === 0) {
-      if (input.ifExists === "do_nothing") return loadThread(ctx.db.dataSource.manager, thread.threadId, { scope });
+      if (input.ifExists === "do_nothing") return openThread(ctx, await loadThread(ctx.db.dataSource.manager, thread.threadId, { scope }));
       throw new ConflictError(`Thread '${thread.threadId}' already exists`);
     }
     if (!supersteps) return thread;
@@ -140,7 +144,7 @@ export const threadsService = {
 
   async get(ctx: ServiceContext, threadId: string): Promise<Thread> {
     const scope = await scopeOf(ctx, "threads", "read", { thread_id: threadId });
-    return loadThread(ctx.db.dataSource.manager, threadId, { scope });
+    return openThread(ctx, await loadThread(ctx.db.dataSource.manager, threadId, { scope }));
   },
 
   /** For DataLoaders: results in key order, null where a thread does not exist. */
@@ -154,7 +158,8 @@ export const threadsService = {
           .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
           .getMany()
       : [];
-    return inKeyOrder(threadIds, found, (thread) => thread.threadId);
+    const opened = await Promise.all(found.map((thread) => openThread(ctx, thread)));
+    return inKeyOrder(threadIds, opened, (thread) => thread.threadId);
   },
 
   /**
@@ -167,15 +172,18 @@ export const threadsService = {
     const scope = await scopeOf(ctx, "threads", "update", request);
     input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
     return withTransaction(ctx.db, async (manager) => {
-      const thread = await loadThread(manager, threadId, { lock: true, scope });
+      const thread = await openThread(ctx, await loadThread(manager, threadId, { lock: true, scope }));
       const updated: Thread = {
         ...thread,
         metadata: { ...thread.metadata, ...(input.metadata ?? {}) },
         updatedAt: ctx.now(),
         ...(input.ttlMinutes !== undefined ? { ttlMinutes: input.ttlMinutes } : {}),
       };
-      await manager.save(ThreadEntity, updated);
-      return updated;
+      // Sealed whole with the thread's own context: every key of a row is opened with one context.
+      const sealed = await sealFields(ctx, "thread", { metadata: updated.metadata, values: updated.values }, thread.encryptionContext);
+      requireScopeKeysInClear(scope, updated.metadata, sealed.fields.metadata);
+      await manager.save(ThreadEntity, { ...updated, ...sealed.fields, encryptionContext: sealed.encryptionContext });
+      return { ...updated, encryptionContext: sealed.encryptionContext };
     });
   },
 
@@ -219,7 +227,8 @@ export const threadsService = {
       .orderBy("t.createdAt", "DESC")
       .addOrderBy("t.threadId", "DESC")
       .getMany();
-    return ids.map((id) => threads.filter((thread) => thread.metadata.assistant_id === id));
+    const opened = await Promise.all(threads.map((thread) => openThread(ctx, thread)));
+    return ids.map((id) => opened.filter((thread) => thread.metadata.assistant_id === id));
   },
 
   async search(ctx: ServiceContext, input: SearchThreadsInput): Promise<Array<Thread & { extracted?: JsonObject }>> {
@@ -227,7 +236,8 @@ export const threadsService = {
     validateThreadFilter(filter);
     const paths = extract === undefined ? undefined : parseExtractPaths(extract);
     const scope = await scopeOf(ctx, "threads", "search", searchRequest(filter, { limit, offset }));
-    const threads = await searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    const found = await searchThreads(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder });
+    const threads = await Promise.all(found.map((thread) => openThread(ctx, thread)));
     return paths === undefined ? threads : threads.map((thread) => ({ ...thread, extracted: extractFromThread(thread, paths) }));
   },
 
@@ -244,18 +254,21 @@ export const threadsService = {
    */
   async copy(ctx: ServiceContext, threadId: string): Promise<Thread> {
     const readScope = await scopeOf(ctx, "threads", "read", { thread_id: threadId });
-    const source = await loadThread(ctx.db.dataSource.manager, threadId, { scope: readScope }).catch((error: unknown) => {
+    const stored = await loadThread(ctx.db.dataSource.manager, threadId, { scope: readScope }).catch((error: unknown) => {
       if (error instanceof NotFoundError) throw new ConflictError(`Thread '${threadId}' not found; nothing to copy`);
       throw error;
     });
+    const source = await openThread(ctx, stored);
     const copyId = newId();
     const request = { thread_id: copyId, metadata: { ...source.metadata } };
     await scopeOf(ctx, "threads", "create", request);
     const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
+    // The copy is the caller's new row: sealed with the caller's context, not the source's.
+    const sealed = await sealFields(ctx, "thread", { metadata, values: source.values });
     return withTransaction(ctx.db, async (manager) => {
       const now = ctx.now();
-      const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now };
-      await manager.insert(ThreadEntity, copy);
+      const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now, encryptionContext: sealed.encryptionContext };
+      await manager.insert(ThreadEntity, { ...copy, ...sealed.fields });
       await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
       return copy;
     });

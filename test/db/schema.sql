@@ -296,6 +296,7 @@ CREATE TABLE public.assistant_versions (
     context jsonb DEFAULT '{}'::jsonb NOT NULL,
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone NOT NULL,
+    encryption_context jsonb,
     CONSTRAINT assistant_versions_version_check CHECK ((version >= 1))
 );
 
@@ -309,7 +310,8 @@ CREATE TABLE public.assistants (
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     version integer NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    updated_at timestamp with time zone NOT NULL
+    updated_at timestamp with time zone NOT NULL,
+    encryption_context jsonb
 );
 
 CREATE TABLE public.checkpoint_blobs (
@@ -464,6 +466,7 @@ CREATE TABLE public.store_items (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     ttl_minutes double precision,
     expires_at timestamp with time zone,
+    encryption_context jsonb,
     CONSTRAINT store_items_namespace_check CHECK ((cardinality(namespace) > 0)),
     CONSTRAINT store_items_ttl_minutes_check CHECK ((ttl_minutes > (0)::double precision)),
     CONSTRAINT store_items_value_check CHECK ((jsonb_typeof(value) = 'object'::text))
@@ -488,6 +491,7 @@ CREATE TABLE public.threads (
     interrupts jsonb DEFAULT '{}'::jsonb NOT NULL,
     error jsonb,
     ttl_minutes double precision,
+    encryption_context jsonb,
     CONSTRAINT threads_status_check CHECK ((status = ANY (ARRAY['idle'::text, 'busy'::text, 'interrupted'::text, 'error'::text]))),
     CONSTRAINT threads_ttl_minutes_check CHECK ((ttl_minutes > (0)::double precision))
 );

@@ -26,13 +26,13 @@ function start(deployment: Record<string, unknown>, env: Record<string, string> 
 }
 
 describe("start-up with langgraph.json security keys", () => {
-  it("refuses an encryption module that does not load, or asks for what Hangar does not encrypt", async () => {
+  it("refuses an encryption module that does not load, or could not read back what it writes", async () => {
     await expect(start({ encryption: { path: "./encryption.ts:encryption" } })).rejects.toThrow(/Cannot load encryption\.path "\.\/encryption\.ts:encryption"/);
-    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withJsonHandlers` } })).rejects.toThrow(
-      /registers encrypt\.json, decrypt\.json: Hangar encrypts checkpoint blobs only .*refusing to start with those fields in clear/,
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutJsonDecrypt` } })).rejects.toThrow(
+      /must have both encrypt\.json and decrypt\.json as functions/,
     );
-    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withContextHandler` } })).rejects.toThrow(/registers context:/);
-    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutDecrypt` } })).rejects.toThrow(/must have encrypt\.blob and decrypt\.blob functions/);
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withContextOnly` } })).rejects.toThrow(/must have encrypt\.blob and decrypt\.blob .*and\/or encrypt\.json/);
+    await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutDecrypt` } })).rejects.toThrow(/must have both encrypt\.blob and decrypt\.blob as functions/);
     await expect(start({ encryption: { path: `${REFUSED_MODULES}:withoutDecrypt`, keys: "all" } })).rejects.toThrow(/encryption: .*keys/);
   });
 

@@ -13,6 +13,7 @@ export const AssistantVersionEntity = new EntitySchema<AssistantVersion>({
     config: { type: "jsonb" },
     context: { type: "jsonb" },
     metadata: { type: "jsonb" },
+    encryptionContext: { name: "encryption_context", type: "jsonb", nullable: true },
     createdAt: { name: "created_at", type: "timestamptz" },
   },
 });

@@ -13,6 +13,7 @@ export const AssistantEntity = new EntitySchema<Assistant>({
     config: { type: "jsonb" },
     context: { type: "jsonb" },
     metadata: { type: "jsonb" },
+    encryptionContext: { name: "encryption_context", type: "jsonb", nullable: true },
     version: { type: "integer" },
     createdAt: { name: "created_at", type: "timestamptz" },
     updatedAt: { name: "updated_at", type: "timestamptz" },

@@ -16,5 +16,6 @@ export const ThreadEntity = new EntitySchema<Thread>({
     interrupts: { type: "jsonb" },
     error: { type: "jsonb", nullable: true },
     ttlMinutes: { name: "ttl_minutes", type: "double precision", nullable: true },
+    encryptionContext: { name: "encryption_context", type: "jsonb", nullable: true },
   },
 });

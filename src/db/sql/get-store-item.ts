@@ -24,7 +24,7 @@ export async function getStoreItem(
        WHERE ${refresh}::boolean AND i.ttl_minutes IS NOT NULL AND i.namespace = found.namespace AND i.key = found.key
        RETURNING i.expires_at
      )
-     SELECT found.namespace, found.key, found.value, found.created_at, found.updated_at,
+     SELECT found.namespace, found.key, found.value, found.created_at, found.updated_at, found.encryption_context,
             coalesce((SELECT expires_at FROM refreshed), found.expires_at) AS expires_at
      FROM found`,
     parameters.values,

@@ -5,7 +5,7 @@ import { preparedStatement, queryPrepared } from "../prepared-statement.js";
 
 const SELECT_ASSISTANT = preparedStatement(
   "select_assistant",
-  `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at
+  `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at, encryption_context
    FROM assistants WHERE assistant_id = $1 AND metadata @> CAST($2 AS jsonb)`,
 );
 
@@ -31,6 +31,7 @@ export async function selectAssistant(
     version: number;
     created_at: Date;
     updated_at: Date;
+    encryption_context: JsonObject | null;
   }> = await queryPrepared(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
   const [row] = rows;
   if (!row) return null;
@@ -45,5 +46,6 @@ export async function selectAssistant(
     version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    encryptionContext: row.encryption_context,
   };
 }

@@ -17,10 +17,12 @@ export interface StoreItemRow {
   created_at: Date;
   updated_at: Date;
   expires_at: Date | null;
+  /** The encryption context its value was sealed with; null: stored in clear. */
+  encryption_context: Record<string, unknown> | null;
   score?: number | null;
 }
 
-export const STORE_ITEM_COLUMNS = "i.namespace, i.key, i.value, i.created_at, i.updated_at, i.expires_at";
+export const STORE_ITEM_COLUMNS = "i.namespace, i.key, i.value, i.created_at, i.updated_at, i.expires_at, i.encryption_context";
 
 /** Numbered parameters of one statement: values only ever enter SQL through `add`. */
 export class SqlParameters {
@@ -158,7 +160,7 @@ export function pageWithTtlRefresh(matching: string, search: Pick<StoreItemSearc
          AND i.namespace = page.namespace AND i.key = page.key
        RETURNING i.namespace, i.key, i.expires_at
      )
-     SELECT page.namespace, page.key, page.value, page.created_at, page.updated_at, page.score,
+     SELECT page.namespace, page.key, page.value, page.created_at, page.updated_at, page.score, page.encryption_context,
             coalesce(refreshed.expires_at, page.expires_at) AS expires_at
      FROM page LEFT JOIN refreshed ON refreshed.namespace = page.namespace AND refreshed.key = page.key
      ORDER BY ${SEARCH_ORDER.map((term) => `page.${term}`).join(", ")}`;

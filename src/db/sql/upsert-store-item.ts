@@ -5,6 +5,8 @@ export interface StoreItemWrite {
   namespace: string[];
   key: string;
   value: Record<string, unknown>;
+  /** The context `value` was sealed with (null: written in clear). */
+  encryptionContext: Record<string, unknown> | null;
   /** null: never expires. */
   ttlMinutes: number | null;
   /** The item's embeddings, one per indexed field; every other embedding of the item goes. */
@@ -28,14 +30,16 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
   const key = parameters.add(write.key);
   const value = parameters.add(JSON.stringify(write.value));
   const ttl = parameters.add(write.ttlMinutes);
+  const encryptionContext = parameters.add(write.encryptionContext === null ? null : JSON.stringify(write.encryptionContext));
   const embeddings = parameters.add(JSON.stringify(write.embeddings.map((entry) => ({ field_path: entry.fieldPath, embedding: entry.vector }))));
   const access = matchesAccessFilters(write.access, parameters);
   const { rows } = await client.query<StoreItemRow>(
     `WITH item AS (
-       INSERT INTO store_items AS i (namespace, key, value, ttl_minutes, expires_at)
-       VALUES (${namespace}::text[], ${key}, ${value}::jsonb, ${ttl}::float8, now() + ${ttl}::float8 * interval '1 minute')
+       INSERT INTO store_items AS i (namespace, key, value, ttl_minutes, expires_at, encryption_context)
+       VALUES (${namespace}::text[], ${key}, ${value}::jsonb, ${ttl}::float8, now() + ${ttl}::float8 * interval '1 minute', ${encryptionContext}::jsonb)
        ON CONFLICT (namespace, key) DO UPDATE
          SET value = EXCLUDED.value,
+             encryption_context = EXCLUDED.encryption_context,
              created_at = CASE WHEN i.expires_at <= now() THEN now() ELSE i.created_at END,
              updated_at = now(),
              ttl_minutes = EXCLUDED.ttl_minutes,

@@ -11,6 +11,8 @@ import { coerceError, NotFoundError } from "../../domain/errors.js";
 import type { JsonObject } from "../../domain/json.js";
 import type { Run, RunOutcome, RunStatus } from "../../domain/run.js";
 import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../../domain/storable-text.js";
+import { sealFields } from "../field-encryption.js";
+import { threadEncryptionContext } from "../../db/sql/thread-encryption-context.js";
 import type { ServiceContext } from "../service-context.js";
 import { threadStateService, type SettledThread } from "../thread-state.service.js";
 import { threadsService } from "../threads.service.js";
@@ -130,6 +132,7 @@ async function recordOutcome(
     now: ctx.now(),
   };
   let thread: SettledThread;
+  let sealedValues: JsonObject | null;
   try {
     thread = await threadStateService.readThreadAfterRun(ctx, run, { failed: result.status === "error", error: outcome.error });
     const unstorable = findUnstorableText({ values: thread.values, interrupts: thread.interrupts }, "output");
@@ -142,8 +145,10 @@ async function recordOutcome(
       outcome.error = error;
       thread = replaceUnstorableText({ ...thread, status: "error", error });
     }
+    sealedValues = await sealThreadValues(ctx, run.threadId, thread.values);
   } catch (error) {
-    ctx.log.error({ err: error, threadId: run.threadId }, "could not read the thread's state after a run");
+    // Also when the encryption module cannot seal the values: the thread keeps its last ones.
+    ctx.log.error({ err: error, threadId: run.threadId }, "could not read (or seal) the thread's state after a run");
     // The outcome and its webhook commit together, or neither.
     const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
     const recorded = await withTransaction(ctx.db, async (transaction) => {
@@ -156,7 +161,7 @@ async function recordOutcome(
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
   const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
-  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread }, webhook });
+  const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread, values: sealedValues }, webhook });
   return {
     ...settled,
     webhookQueued: settled.recorded && webhook !== null,
@@ -164,6 +169,18 @@ async function recordOutcome(
     error: outcome.error,
     outcome: { threadId: run.threadId, status: outcome.status, error: outcome.error, threadValues: thread.values },
   };
+}
+
+/**
+ * The values a run leaves, sealed with the thread's encryption context when the deployment has
+ * JSON handlers. A handler that fails here is handled like a state that cannot be read: the
+ * outcome is recorded and the thread keeps its last values; nothing is written in clear.
+ */
+async function sealThreadValues(ctx: ServiceContext, threadId: string, values: JsonObject | null): Promise<JsonObject | null> {
+  if (!ctx.encryption || values === null) return values;
+  const context = await threadEncryptionContext(ctx.db.dataSource.manager, threadId, await ctx.encryption.contextMetadata());
+  if (context === null) return values; // deleted meanwhile: hangar_settle_run records the run alone
+  return (await sealFields(ctx, "thread", { values }, context)).fields.values ?? null;
 }
 
 async function syncThread(ctx: ServiceContext, run: Run, failed: boolean, error?: unknown): Promise<void> {

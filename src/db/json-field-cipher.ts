@@ -1,0 +1,77 @@
+import { AppError, coerceError } from "../domain/errors.js";
+import type { EncryptedField, EncryptedModel, EncryptionContext } from "../domain/encryption.js";
+import { isJsonObject, type JsonObject } from "../domain/json.js";
+import type { Logger } from "../logger.js";
+
+/** `encrypt.json` / `decrypt.json` of the deployment's encryption module: an object in, an object out. */
+export type JsonHandler = (context: EncryptionContext, data: JsonObject) => Promise<JsonObject> | JsonObject;
+
+export interface JsonHandlers {
+  encrypt: JsonHandler;
+  decrypt: JsonHandler;
+}
+
+/**
+ * The deployment's encryption module failed (threw, or broke its contract): the request fails
+ * with 503 and writes nothing. The handler's own message may name keys or accounts, so it goes
+ * to the log only.
+ */
+export class EncryptionHandlerError extends AppError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("UNAVAILABLE", message, options);
+  }
+}
+
+/**
+ * Seals and opens JSON fields LangGraph's JSON handlers cover with the deployment's handlers:
+ * thread metadata and values, assistant metadata and context, store values (LangGraph also
+ * covers run metadata/kwargs and cron metadata/payload, which Hangar does not seal yet). The handler chooses which keys it encrypts (the others
+ * stay searchable) but must keep every key, as LangGraph's server requires: jsonb merges and
+ * containment filters work key by key, so a handler that renames or drops keys is refused.
+ */
+export class JsonFieldCipher {
+  constructor(
+    private readonly handlers: JsonHandlers,
+    private readonly log: Logger,
+  ) {}
+
+  seal(model: EncryptedModel, field: EncryptedField, metadata: JsonObject, data: JsonObject): Promise<JsonObject> {
+    return this.call("encrypt", { model, field, metadata }, data);
+  }
+
+  open(model: EncryptedModel, field: EncryptedField, metadata: JsonObject, data: JsonObject): Promise<JsonObject> {
+    return this.call("decrypt", { model, field, metadata }, data);
+  }
+
+  private async call(handler: "encrypt" | "decrypt", context: EncryptionContext, data: JsonObject): Promise<JsonObject> {
+    const what = `${handler}.json handler failed on ${context.model} ${context.field}`;
+    let result: unknown;
+    try {
+      // A copy each: a handler that edits its input in place must not change what the caller holds.
+      result = await this.handlers[handler]({ ...context, metadata: { ...context.metadata } }, { ...data });
+    } catch (error) {
+      this.log.error({ err: coerceError(error), model: context.model, field: context.field }, `the encryption module's ${what}`);
+      throw new EncryptionHandlerError(`The deployment's encryption module's ${what}; see the server log`, { cause: error });
+    }
+    if (!isJsonObject(result)) {
+      throw new EncryptionHandlerError(
+        `The deployment's encryption module's ${handler}.json handler must return an object; it returned ${result === null ? "null" : typeof result}`,
+      );
+    }
+    const changed = changedKeys(data, result);
+    if (changed.length > 0) {
+      throw new EncryptionHandlerError(
+        `The deployment's encryption module's ${handler}.json handler must keep the keys it is given (encrypt values only); ` +
+          `it changed ${changed.slice(0, 5).join(", ")} of ${context.model} ${context.field}`,
+      );
+    }
+    return result;
+  }
+}
+
+/** Keys one object has and the other has not (named with a sign), as jsonb merges would see them. */
+function changedKeys(given: JsonObject, returned: JsonObject): string[] {
+  const removed = Object.keys(given).filter((key) => !Object.hasOwn(returned, key));
+  const added = Object.keys(returned).filter((key) => !Object.hasOwn(given, key));
+  return [...removed.map((key) => `-${JSON.stringify(key)}`), ...added.map((key) => `+${JSON.stringify(key)}`)];
+}
