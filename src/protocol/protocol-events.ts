@@ -32,8 +32,6 @@ export class ProtocolEventMapper {
   private lastPosition = 0;
   private readonly endedRuns = new Set<string>();
 
-  constructor(private readonly graphNameOf: (runId: string) => string | undefined = () => undefined) {}
-
   map(event: RunStreamEvent): ProtocolEvent[] {
     const storedPosition = positionOf(event);
     // Every stream of the thread maps this stored event the same way: the first one's result is
@@ -59,7 +57,8 @@ export class ProtocolEventMapper {
       case "metadata":
         this.startedNamespaces.clear();
         this.inputRequested = false;
-        emit("lifecycle", { event: "started", graph_name: this.graphNameOf(event.runId) });
+        // The run's graph, as read with its stored events (read-thread-events.ts).
+        emit("lifecycle", { event: "started", graph_name: event.graphId });
         break;
       case "run_done":
         // An end read from the run's status may also arrive live: it is told once.

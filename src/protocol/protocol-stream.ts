@@ -1,6 +1,6 @@
-import { firstRunEventPosition } from "../db/sql/first-run-event-position.js";
 import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
 import { readThreadEvents, type ThreadStreamEvent } from "../db/sql/read-thread-events.js";
+import { threadStreamStart } from "../db/sql/thread-stream-start.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished } from "../domain/run.js";
 import { NotFoundError } from "../domain/errors.js";
@@ -58,10 +58,14 @@ export interface ReplayPart extends ReplayFrom {
 /**
  * A thread's protocol events for one filter: the stored events after `since` first, then live ones
  * from where the replay ended (no gap, no duplicate: both are read from the thread's stored run
- * events, whose positions only grow). Without `since`, the replay starts at the thread's latest
- * run's first event, as the official server replays its current run's buffer: a client that sends
- * run.start and opens its stream at the same time (the SDK does) sees the whole run whichever
- * arrives first; a thread without runs starts now.
+ * events, whose positions only grow). Without `since`, the replay starts at the first event of
+ * the thread's active runs (the one in progress, then those queued behind it), else at the latest
+ * run's first event (thread-stream-start.ts): a client that attaches mid-run sees that run whole,
+ * and one that sends run.start and opens its stream at the same time (the SDK does) sees the whole
+ * run whichever arrives first; a thread without runs starts now. The official server replays the
+ * buffer of the run its thread record was last bound to (the newest run.start, even a queued one),
+ * in one process's memory; Hangar starts at the run in progress instead, so a queued run does not
+ * hide the one before it.
  * The live part follows the thread's stream (bus + store), so runs executing in another process
  * are seen. Unknown thread or one the caller may not read: NOT_FOUND. `afterEventId` resumes
  * after an event id (a reconnect, SSE's Last-Event-ID) instead of `since`.
@@ -92,7 +96,9 @@ export async function openThreadEventStream(
   await ctx.streaming.store.flush();
   // Taken before the run is looked up: a run created meanwhile stores its events after it.
   const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
-  const runStart = request.parts.some((part) => part.since === undefined && part.afterEventId === undefined) ? await latestRunStart(ctx, threadId) : undefined;
+  const runStart = request.parts.some((part) => part.since === undefined && part.afterEventId === undefined)
+    ? ((await threadStreamStart(ctx.db.dataSource.manager, threadId)) ?? undefined)
+    : undefined;
   const parts = request.parts.map((part) => {
     const resume = part.afterEventId === undefined ? undefined : resumeAfterEventId(part.afterEventId);
     const start = resume?.since ?? part.since ?? runStart ?? now;
@@ -135,14 +141,6 @@ export async function openThreadEventStream(
     }
   }
   return { replayed, live: live(), position, replayedPerPart };
-}
-
-/** The position just before the latest run's first stored event; undefined when there is none. */
-async function latestRunStart(ctx: ServiceContext, threadId: string): Promise<number | undefined> {
-  const [latest] = await runsService.list(ctx, { threadId, limit: 1, offset: 0 });
-  if (!latest) return undefined;
-  const first = await firstRunEventPosition(ctx.db.dataSource.manager, latest.runId);
-  return first === null ? undefined : first - 1;
 }
 
 /**

@@ -43,7 +43,8 @@ builder.subscriptionFields((t) => ({
     type: ThreadEventRef,
     description:
       "A thread's events on the protocol v2 channels asked for: with `since`, the stored events after that position " +
-      "first (a reconnect resumes without loss or duplicates); without it, from the start of the thread's latest run. " +
+      "first (a reconnect resumes without loss or duplicates); without it, from the start of the run in progress (then those queued " +
+      "behind it), or of the thread's latest run when none is active. " +
       "Then live ones (runs executing in any process) until the client unsubscribes. NOT_FOUND for a thread the caller cannot read.",
     args: {
       threadId: t.arg.id({ required: true }),
