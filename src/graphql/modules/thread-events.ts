@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../domain/errors.js";
-import { openProtocolEventStream, runIdOfEvent } from "../../protocol/protocol-stream.js";
+import { runIdOfEvent } from "../../protocol/protocol-events.js";
+import { openProtocolEventStream } from "../../protocol/protocol-stream.js";
 import { eventFilterOf, PROTOCOL_CHANNELS, ProtocolError, sinceOf, type ProtocolEvent } from "../../protocol/protocol-wire.js";
 import { builder } from "../builder.js";
 import { untilUnsubscribed } from "./run/subscriptions.js";
