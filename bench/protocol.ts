@@ -11,7 +11,15 @@
  *
  * Runs are created with stream mode `custom` only, so both paths carry the same stored events;
  * protocol sockets subscribe to the `custom` channel. A phase ends when every subscriber has all
- * its custom events; CPU is the server process's over the phase.
+ * its custom events; CPU is the server process's over the phase. The machine may be shared: the
+ * pairs alternate (BENCH_PROTOCOL_PAIRS busy-thread pairs, BENCH_PROTOCOL_THREAD_PAIRS
+ * many-thread pairs), compare within a pair. BENCH_PROTOCOL_TRANSPORTS (default
+ * `sse,protocol-ws`) keeps some transports only, e.g. to profile one.
+ *
+ * Also, unless BENCH_PROTOCOL_SQL_SOCKETS is 0: SQL statements per subscriber (open, one run of
+ * BENCH_PROTOCOL_THREAD_EVENTS events delivered), each on its own thread, counted by a proxy in
+ * front of a second server. BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized
+ * by self time.
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,12 +28,17 @@ import {
   CpuMeter,
   RESULTS_DIR,
   RssSampler,
+  SqlCountingProxy,
+  busiestCpuProfile,
   createBenchDatabase,
+  databaseTarget,
   envInt,
   printTable,
   repoState,
   round,
   startServerProcess,
+  summarizeCpuProfile,
+  viaPort,
   waitForQuietMachine,
   writeResults,
   type ResultRow,
@@ -38,8 +51,13 @@ const RUNS = envInt("BENCH_PROTOCOL_RUNS", 10);
 const EVENTS = envInt("BENCH_PROTOCOL_EVENTS", 100);
 const THREADS = envInt("BENCH_PROTOCOL_THREADS", 1000);
 const THREAD_EVENTS = envInt("BENCH_PROTOCOL_THREAD_EVENTS", 20);
+const PAIRS = envInt("BENCH_PROTOCOL_PAIRS", 2);
+const THREAD_PAIRS = envInt("BENCH_PROTOCOL_THREAD_PAIRS", 1);
+const SQL_SOCKETS = envInt("BENCH_PROTOCOL_SQL_SOCKETS", 20);
+const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 
 type Transport = "protocol-ws" | "sse";
+const TRANSPORTS = (process.env.BENCH_PROTOCOL_TRANSPORTS ?? "sse,protocol-ws").split(",").filter((name): name is Transport => name === "sse" || name === "protocol-ws");
 
 /** A subscriber counting the custom events it receives; `ready` once it is attached. */
 interface Subscriber {
@@ -136,60 +154,75 @@ async function phase(server: ServerProcess, database: string, name: string, tran
 
 const subscriberOf = (transport: Transport) => (transport === "sse" ? sseSubscriber : protocolSubscriber);
 
+/** Threads for the many-threads phases, created 50 at a time. */
+async function createThreads(client: ReturnType<ServerProcess["client"]>, count: number): Promise<Array<{ thread_id: string }>> {
+  const threads: Array<{ thread_id: string }> = [];
+  for (let index = 0; index < count; index += 50) threads.push(...(await Promise.all(Array.from({ length: Math.min(50, count - index) }, () => client.threads.create()))));
+  return threads;
+}
+
+/** One run of THREAD_EVENTS custom events on each thread, started 50 at a time. */
+async function startThreadRuns(client: ReturnType<ServerProcess["client"]>, threads: Array<{ thread_id: string }>): Promise<void> {
+  for (let index = 0; index < threads.length; index += 50) {
+    await Promise.all(threads.slice(index, index + 50).map((thread) => client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: THREAD_EVENTS } as never, streamMode: ["custom"] })));
+  }
+}
+
 export async function protocolSuite(stamp: string): Promise<void> {
   const database = await createBenchDatabase("protocol");
-  const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: path.join(RESULTS_DIR, `protocol-server-${stamp}.log`) });
+  const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `protocol-${stamp}-cpuprof`) : undefined;
+  const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: path.join(RESULTS_DIR, `protocol-server-${stamp}.log`), cpuProfDir: profileDir });
   const client = server.client(64);
   const rows: ResultRow[] = [];
+  let sql: SqlRow[] = [];
+  let stopped = false;
   try {
     // Warm-up: the graph loaded, both paths' code run once.
     const warm = await client.threads.create();
     await client.runs.wait(warm.thread_id, "chatty", { input: { done: 0 }, context: { events: 10 } } as never);
 
-    for (const transport of ["sse", "protocol-ws", "sse", "protocol-ws"] as const) {
-      rows.push(
-        await phase(server, database.name, "one busy thread", transport, async () => {
-          const thread = await client.threads.create();
-          const subscribers = Array.from({ length: SUBSCRIBERS }, () => subscriberOf(transport)(server, thread.thread_id));
-          return {
-            subscribers,
-            expected: RUNS * EVENTS,
-            start: async () => {
-              for (let run = 0; run < RUNS; run++) {
-                await client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: EVENTS } as never, streamMode: ["custom"], multitaskStrategy: "enqueue" });
-              }
-            },
-          };
-        }),
-      );
-      console.log(JSON.stringify(rows.at(-1)));
+    for (let pair = 0; pair < PAIRS; pair++) {
+      for (const transport of TRANSPORTS) {
+        rows.push(
+          await phase(server, database.name, "one busy thread", transport, async () => {
+            const thread = await client.threads.create();
+            const subscribers = Array.from({ length: SUBSCRIBERS }, () => subscriberOf(transport)(server, thread.thread_id));
+            return {
+              subscribers,
+              expected: RUNS * EVENTS,
+              start: async () => {
+                for (let run = 0; run < RUNS; run++) {
+                  await client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: EVENTS } as never, streamMode: ["custom"], multitaskStrategy: "enqueue" });
+                }
+              },
+            };
+          }),
+        );
+        console.log(JSON.stringify(rows.at(-1)));
+      }
     }
-    for (const transport of ["sse", "protocol-ws"] as const) {
-      rows.push(
-        await phase(server, database.name, `${THREADS} threads`, transport, async () => {
-          const threads: Array<{ thread_id: string }> = [];
-          for (let index = 0; index < THREADS; index += 50) threads.push(...(await Promise.all(Array.from({ length: Math.min(50, THREADS - index) }, () => client.threads.create()))));
-          const subscribers: Subscriber[] = [];
-          for (let index = 0; index < threads.length; index += 100) {
-            const batch = threads.slice(index, index + 100).map((thread) => subscriberOf(transport)(server, thread.thread_id));
-            await Promise.all(batch.map((subscriber) => subscriber.ready));
-            subscribers.push(...batch);
-          }
-          return {
-            subscribers,
-            expected: THREAD_EVENTS,
-            start: async () => {
-              for (let index = 0; index < threads.length; index += 50) {
-                await Promise.all(threads.slice(index, index + 50).map((thread) => client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: THREAD_EVENTS } as never, streamMode: ["custom"] })));
-              }
-            },
-          };
-        }),
-      );
-      console.log(JSON.stringify(rows.at(-1)));
+    for (let pair = 0; pair < THREAD_PAIRS; pair++) {
+      for (const transport of TRANSPORTS) {
+        rows.push(
+          await phase(server, database.name, `${THREADS} threads`, transport, async () => {
+            const threads = await createThreads(client, THREADS);
+            const subscribers: Subscriber[] = [];
+            for (let index = 0; index < threads.length; index += 100) {
+              const batch = threads.slice(index, index + 100).map((thread) => subscriberOf(transport)(server, thread.thread_id));
+              await Promise.all(batch.map((subscriber) => subscriber.ready));
+              subscribers.push(...batch);
+            }
+            return { subscribers, expected: THREAD_EVENTS, start: () => startThreadRuns(client, threads) };
+          }),
+        );
+        console.log(JSON.stringify(rows.at(-1)));
+      }
     }
-  } finally {
     await server.stop();
+    stopped = true;
+    if (SQL_SOCKETS > 0) sql = await sqlPerSubscriber(database.url, path.join(RESULTS_DIR, `protocol-sql-server-${stamp}.log`));
+  } finally {
+    if (!stopped) await server.stop();
     await database.drop();
   }
   printTable("protocol v2 (WebSocket) vs SSE thread stream: delivered custom events", rows, [
@@ -205,6 +238,69 @@ export async function protocolSuite(stamp: string): Promise<void> {
     "seconds",
     "machine_busy_pct",
   ]);
-  const file = writeResults("protocol", stamp, { repo: repoState(), settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS }, rows });
+  for (const row of sql) {
+    console.log(`\nSQL per subscriber, ${row.transport}: ${row.statements_per_subscriber} statements, ${row.round_trips_per_subscriber} round trips`);
+    for (const statement of row.statements.slice(0, 12)) console.log(`  ${statement.per_subscriber}  ${statement.sql}`);
+  }
+  let cpuProfile: unknown;
+  const profile = profileDir ? busiestCpuProfile(profileDir) : null;
+  if (profile) {
+    const summary = summarizeCpuProfile(profile, 40);
+    cpuProfile = { file: profile, ...summary };
+    const table = (list: typeof summary.by_package) => list.map((row) => ({ scenario: row.name, ms: row.self_ms, pct: row.pct }));
+    printTable(`Server CPU profile (${summary.busy_ms} ms busy, start-up included): self time by package`, table(summary.by_package), ["ms", "pct"]);
+    printTable("Server CPU profile: self time by function", table(summary.by_function), ["ms", "pct"]);
+    printTable("Server CPU profile: inclusive time of the repository's functions", table(summary.repo_inclusive), ["ms", "pct"]);
+  }
+  const file = writeResults("protocol", stamp, {
+    repo: repoState(),
+    settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS, PAIRS, THREAD_PAIRS, TRANSPORTS, SQL_SOCKETS },
+    rows,
+    sql,
+    cpu_profile: cpuProfile,
+  });
   console.log(`results: ${file}`);
+}
+
+interface SqlRow {
+  transport: Transport;
+  statements_per_subscriber: number;
+  round_trips_per_subscriber: number;
+  statements: Array<{ per_subscriber: number; sql: string }>;
+}
+
+/**
+ * SQL per subscriber on its own thread, for each transport: what opening it costs and what
+ * delivering one run of THREAD_EVENTS events to it costs (the run's own statements included,
+ * the same for both transports), through a counting proxy in front of a second server.
+ */
+async function sqlPerSubscriber(databaseUrl: string, logPath: string): Promise<SqlRow[]> {
+  const proxy = new SqlCountingProxy(databaseTarget(databaseUrl));
+  const port = await proxy.listen();
+  const server = await startServerProcess({ configPath: CONFIG, databaseUrl: viaPort(databaseUrl, port), logPath });
+  const client = server.client(16);
+  const rows: SqlRow[] = [];
+  try {
+    for (const transport of TRANSPORTS) {
+      const threads = await createThreads(client, SQL_SOCKETS);
+      proxy.reset();
+      const subscribers = threads.map((thread) => subscriberOf(transport)(server, thread.thread_id));
+      await Promise.all(subscribers.map((subscriber) => subscriber.ready));
+      await startThreadRuns(client, threads);
+      await untilDelivered(subscribers, THREAD_EVENTS, 120_000);
+      proxy.pause();
+      for (const subscriber of subscribers) subscriber.close();
+      const total = [...proxy.statements.values()].reduce((sum, calls) => sum + calls, 0);
+      rows.push({
+        transport,
+        statements_per_subscriber: round(total / SQL_SOCKETS, 2),
+        round_trips_per_subscriber: round(proxy.roundTrips / SQL_SOCKETS, 2),
+        statements: [...proxy.statements.entries()].sort((a, b) => b[1] - a[1]).map(([text, calls]) => ({ per_subscriber: round(calls / SQL_SOCKETS, 2), sql: text })),
+      });
+    }
+  } finally {
+    await server.stop();
+    await proxy.close();
+  }
+  return rows;
 }

@@ -27,8 +27,10 @@
  *
  * - protocol (bench/protocol.ts): protocol v2 over WebSocket vs the SSE thread stream: events/s
  *   delivered to 100 subscribers of one busy thread and to 1,000 sockets each on its own thread,
- *   server CPU per delivered event, RSS; BENCH_PROTOCOL_SUBSCRIBERS, BENCH_PROTOCOL_RUNS,
- *   BENCH_PROTOCOL_EVENTS, BENCH_PROTOCOL_THREADS, BENCH_PROTOCOL_THREAD_EVENTS.
+ *   server CPU per delivered event, RSS, SQL statements per subscriber; BENCH_PROTOCOL_SUBSCRIBERS,
+ *   BENCH_PROTOCOL_RUNS, BENCH_PROTOCOL_EVENTS, BENCH_PROTOCOL_THREADS, BENCH_PROTOCOL_THREAD_EVENTS,
+ *   BENCH_PROTOCOL_PAIRS, BENCH_PROTOCOL_THREAD_PAIRS, BENCH_PROTOCOL_TRANSPORTS,
+ *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */

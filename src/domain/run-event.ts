@@ -12,6 +12,11 @@ export interface RunStreamEvent {
   data: string;
   /** The SSE id when it is not the run's own count (a thread stream numbers events across runs). */
   streamId?: string;
+  /**
+   * The run's graph, on a run's `metadata` event read back from its thread's stored stream (where
+   * the run's row is at hand): protocol v2's lifecycle `started` names it.
+   */
+  graphId?: string;
 }
 
 /**

@@ -7,7 +7,7 @@ import { AppError, AuthRefusalError } from "../domain/errors.js";
 import { asFetchRequest, refuseUpgrade } from "../graphql/websocket.js";
 import type { Logger } from "../logger.js";
 import { asProtocolError, runTransportNeutralCommand } from "../protocol/protocol-commands.js";
-import { ensureThread, openThreadEventStream, requireRun, type ReplayFrom, type ReplayPart } from "../protocol/protocol-stream.js";
+import { openThreadEventStream, requireRun, type ReplayFrom, type ReplayPart } from "../protocol/protocol-stream.js";
 import {
   errorResponse,
   eventFilterOf,
@@ -237,12 +237,10 @@ class ProtocolSocket {
   }
 
   private async run(command: ProtocolCommand): Promise<{ result: Record<string, unknown>; after?: ProtocolEvent[]; afterSent?: () => void }> {
-    const { ctx, threadId } = this.context;
     if (command.method === "subscription.subscribe") {
       const filter = eventFilterOf(command.params);
       const since = sinceOf(command.params);
-      await ensureThread(ctx, threadId);
-      const opened = await this.subscribe([[subscriptionIdOf(filter, randomUUID()), filter]], { since });
+      const opened = await this.subscribe([[subscriptionIdOf(filter, randomUUID()), filter]], { since }, true);
       return { result: { subscription_id: opened.ids[0], replayed_events: opened.replayedForNew }, after: opened.replayed, afterSent: opened.start };
     }
     if (command.method === "subscription.reconnect") return this.reconnect(command.params);
@@ -262,14 +260,14 @@ class ProtocolSocket {
    * ones from `from` and the others from the last event already sent to them (nothing lost in
    * the switch, nothing sent twice). Returns the replay to send, then `start` pumps live events.
    */
-  private async subscribe(added: Array<readonly [string, EventFilter]>, from: ReplayFrom) {
+  private async subscribe(added: Array<readonly [string, EventFilter]>, from: ReplayFrom, createThread = false) {
     const others = [...this.subscriptions].filter(([id]) => !added.some(([addedId]) => addedId === id)).map(([, filter]) => filter);
     const wantedBy = (filters: EventFilter[]) => (event: ProtocolEvent) => filters.some((filter) => matchesFilter(filter, event));
     const parts: ReplayPart[] = [{ ...from, matches: wantedBy(added.map(([, filter]) => filter)) }];
     if (others.length > 0) parts.push({ ...(this.delivered ? { afterEventId: this.delivered } : { since: 0 }), matches: wantedBy(others) });
     const abort = new AbortController();
     const { ctx, threadId } = this.context;
-    const stream = await openThreadEventStream(ctx, { threadId, parts, live: (event) => this.wants(event), signal: abort.signal });
+    const stream = await openThreadEventStream(ctx, { threadId, createThread, parts, live: (event) => this.wants(event), signal: abort.signal });
     this.liveStream?.abort();
     this.liveStream = abort;
     for (const [id, filter] of added) {

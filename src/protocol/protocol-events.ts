@@ -9,9 +9,24 @@ import type { ProtocolEvent } from "./protocol-wire.js";
  * Every protocol event carries the stored event's thread stream position as `seq` (what `since`
  * resumes after) and `event_id` `position:index`.
  */
-/** Recent stored events' mappings by thread, position and name (insertion order: oldest first). */
-const SHARED_MAPPINGS = new Map<string, ProtocolEvent[]>();
+/**
+ * Recent stored events' mappings by stream position (insertion order: oldest first), each with
+ * the run and name it maps: a position is unique within one database, and one process may serve
+ * several (tests do). A number key: every subscriber looks each event up, and building a string
+ * key per lookup was measurable with 100 subscribers of a thread.
+ */
+const SHARED_MAPPINGS = new Map<number, { runId: string; name: string; mapped: ProtocolEvent[] }>();
 const MAX_SHARED_MAPPINGS = 4096;
+
+// The run each protocol event came from. Not part of the protocol's wire (its events name no
+// run), so kept beside the events rather than in them; GraphQL's ThreadEvent.runId reads it.
+// Noted once per mapping, which shared mappings hand to every stream.
+const RUN_OF_EVENT = new WeakMap<ProtocolEvent, string>();
+
+/** The run a protocol event came from (events a ProtocolEventMapper made). */
+export function runIdOfEvent(event: ProtocolEvent): string | undefined {
+  return RUN_OF_EVENT.get(event);
+}
 
 /**
  * Modes whose mapping depends on the stored event alone, not on what the stream saw before
@@ -32,18 +47,15 @@ export class ProtocolEventMapper {
   private lastPosition = 0;
   private readonly endedRuns = new Set<string>();
 
-  constructor(private readonly graphNameOf: (runId: string) => string | undefined = () => undefined) {}
-
   map(event: RunStreamEvent): ProtocolEvent[] {
     const storedPosition = positionOf(event);
     // Every stream of the thread maps this stored event the same way: the first one's result is
     // shared (and so is its serialized frame, see frameOf), not parsed again per subscriber.
     // Looked up first: a subscriber's cost per event is this lookup and its filter.
-    const shareKey = storedPosition > 0 ? `${event.threadId}|${storedPosition}|${event.event}` : undefined;
-    const shared = shareKey === undefined ? undefined : SHARED_MAPPINGS.get(shareKey);
-    if (shared && this.namespaceStarted(event.event)) {
+    const shared = storedPosition > 0 ? SHARED_MAPPINGS.get(storedPosition) : undefined;
+    if (shared && shared.runId === event.runId && shared.name === event.event && this.namespaceStarted(event.event)) {
       this.lastPosition = storedPosition;
-      return shared;
+      return shared.mapped;
     }
     const [modeName = "", ...namespace] = event.event.split("|");
     const mode = modeName.split("/", 1)[0]!;
@@ -53,13 +65,14 @@ export class ProtocolEventMapper {
       out.push({ method, params: { namespace, timestamp, ...extra, data } });
     const lifecycle = (at: string[], data: Record<string, unknown>) => out.push({ method: "lifecycle", params: { namespace: at, timestamp, data } });
     if (namespace.length > 0) this.startNamespace(namespace, lifecycle);
-    const sharing = out.length === 0 && shareKey !== undefined && isStateless(mode, event.data);
+    const sharing = out.length === 0 && storedPosition > 0 && isStateless(mode, event.data);
     const data = parseData(event.data);
     switch (mode) {
       case "metadata":
         this.startedNamespaces.clear();
         this.inputRequested = false;
-        emit("lifecycle", { event: "started", graph_name: this.graphNameOf(event.runId) });
+        // The run's graph, as read with its stored events (read-thread-events.ts).
+        emit("lifecycle", { event: "started", graph_name: event.graphId });
         break;
       case "run_done":
         // An end read from the run's status may also arrive live: it is told once.
@@ -105,8 +118,9 @@ export class ProtocolEventMapper {
     this.lastPosition = position;
     const suffix = positionOf(event) === 0 ? `end:${event.runId}:` : "";
     const mapped = out.map((item, index): ProtocolEvent => ({ type: "event", ...item, seq: position, event_id: `${position}:${suffix}${index}` }));
+    for (const protocolEvent of mapped) RUN_OF_EVENT.set(protocolEvent, event.runId);
     if (sharing) {
-      SHARED_MAPPINGS.set(shareKey!, mapped);
+      SHARED_MAPPINGS.set(storedPosition, { runId: event.runId, name: event.event, mapped });
       if (SHARED_MAPPINGS.size > MAX_SHARED_MAPPINGS) SHARED_MAPPINGS.delete(SHARED_MAPPINGS.keys().next().value!);
     }
     return mapped;

@@ -1,8 +1,8 @@
-import { firstRunEventPosition } from "../db/sql/first-run-event-position.js";
-import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
 import { readThreadEvents, type ThreadStreamEvent } from "../db/sql/read-thread-events.js";
+import { threadStreamPositions } from "../db/sql/thread-stream-positions.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished } from "../domain/run.js";
+import type { Thread } from "../domain/thread.js";
 import { NotFoundError } from "../domain/errors.js";
 import { runEventsService } from "../services/run-events.service.js";
 import { runsService } from "../services/runs.service.js";
@@ -12,26 +12,6 @@ import { ProtocolEventMapper } from "./protocol-events.js";
 import { matchesFilter, ProtocolError, resumeAfterEventId, type EventFilter, type ProtocolEvent } from "./protocol-wire.js";
 
 const REPLAY_PAGE = 1000;
-
-// The run each streamed event came from. Not part of the protocol's wire (its events name no
-// run), so kept beside the events rather than in them; GraphQL's ThreadEvent.runId reads it.
-const runOfEvent = new WeakMap<ProtocolEvent, string>();
-
-/** The run a protocol event of openProtocolEventStream came from. */
-export function runIdOfEvent(event: ProtocolEvent): string | undefined {
-  return runOfEvent.get(event);
-}
-
-/** The mapper, noting which run each event it makes came from. */
-function notingRuns(mapper: ProtocolEventMapper): Pick<ProtocolEventMapper, "map"> {
-  return {
-    map(event) {
-      const mapped = mapper.map(event);
-      for (const protocolEvent of mapped) runOfEvent.set(protocolEvent, event.runId);
-      return mapped;
-    },
-  };
-}
 
 export interface ProtocolEventStream {
   /** Stored events after `since` that match, in order (empty without `since`). */
@@ -58,41 +38,51 @@ export interface ReplayPart extends ReplayFrom {
 /**
  * A thread's protocol events for one filter: the stored events after `since` first, then live ones
  * from where the replay ended (no gap, no duplicate: both are read from the thread's stored run
- * events, whose positions only grow). Without `since`, the replay starts at the thread's latest
- * run's first event, as the official server replays its current run's buffer: a client that sends
- * run.start and opens its stream at the same time (the SDK does) sees the whole run whichever
- * arrives first; a thread without runs starts now.
+ * events, whose positions only grow). Without `since`, the replay starts at the first event of
+ * the thread's active runs (the one in progress, then those queued behind it), else at the latest
+ * run's first event (thread-stream-positions.ts): a client that attaches mid-run sees that run whole,
+ * and one that sends run.start and opens its stream at the same time (the SDK does) sees the whole
+ * run whichever arrives first; a thread without runs starts now. The official server replays the
+ * buffer of the run its thread record was last bound to (the newest run.start, even a queued one),
+ * in one process's memory; Hangar starts at the run in progress instead, so a queued run does not
+ * hide the one before it.
  * The live part follows the thread's stream (bus + store), so runs executing in another process
  * are seen. Unknown thread or one the caller may not read: NOT_FOUND. `afterEventId` resumes
  * after an event id (a reconnect, SSE's Last-Event-ID) instead of `since`.
  */
 export async function openProtocolEventStream(
   ctx: ServiceContext,
-  request: ReplayFrom & { threadId: string; filter: EventFilter; signal: AbortSignal },
+  request: ReplayFrom & { threadId: string; createThread?: boolean; filter: EventFilter; signal: AbortSignal },
 ): Promise<ProtocolEventStream> {
   const matches = (event: ProtocolEvent) => matchesFilter(request.filter, event);
-  return openThreadEventStream(ctx, { threadId: request.threadId, parts: [{ since: request.since, afterEventId: request.afterEventId, matches }], live: matches, signal: request.signal });
+  const { threadId, createThread, signal } = request;
+  return openThreadEventStream(ctx, { threadId, createThread, parts: [{ since: request.since, afterEventId: request.afterEventId, matches }], live: matches, signal });
 }
 
 /**
  * One stream of a thread's protocol events for several consumers (a socket's subscriptions): each
  * part replays from its own start what it matches, in one pass over the stored events and in
  * stream order, each event once; then one live stream, filtered by `live` as each event comes.
+ * `createThread`: an unknown thread id is created first (ensureThread).
+ *
+ * Opening costs three statements when there is nothing to replay (the thread, its positions, the
+ * live stream's first read), as many as the SSE thread stream's; a socket on each of 1,000
+ * threads made the difference measurable (bench/protocol.ts).
  */
 export async function openThreadEventStream(
   ctx: ServiceContext,
-  request: { threadId: string; parts: ReplayPart[]; live: (event: ProtocolEvent) => boolean; signal: AbortSignal },
+  request: { threadId: string; createThread?: boolean; parts: ReplayPart[]; live: (event: ProtocolEvent) => boolean; signal: AbortSignal },
 ): Promise<ProtocolEventStream> {
   const { threadId, signal } = request;
   for (const part of request.parts) {
     if (part.afterEventId !== undefined && !resumeAfterEventId(part.afterEventId)) throw new ProtocolError("invalid_argument", `'${part.afterEventId}' is not an event id of this server`);
   }
-  await threadsService.get(ctx, threadId);
-  const mapper = notingRuns(new ProtocolEventMapper());
+  const thread = request.createThread ? await ensureThread(ctx, threadId) : await threadsService.get(ctx, threadId);
+  const mapper = new ProtocolEventMapper();
   await ctx.streaming.store.flush();
-  // Taken before the run is looked up: a run created meanwhile stores its events after it.
-  const now = await lastThreadEventPosition(ctx.db.dataSource.manager, threadId);
-  const runStart = request.parts.some((part) => part.since === undefined && part.afterEventId === undefined) ? await latestRunStart(ctx, threadId) : undefined;
+  const startsAtRun = request.parts.some((part) => part.since === undefined && part.afterEventId === undefined);
+  // One snapshot: a run created after it stores its events after `now`.
+  const { last: now, runStart } = await threadStreamPositions(ctx.db.dataSource.manager, thread.threadId, startsAtRun);
   const parts = request.parts.map((part) => {
     const resume = part.afterEventId === undefined ? undefined : resumeAfterEventId(part.afterEventId);
     const start = resume?.since ?? part.since ?? runStart ?? now;
@@ -100,17 +90,18 @@ export async function openThreadEventStream(
   });
   let position = Math.min(now, ...parts.map((part) => part.start));
   const stored: ThreadStreamEvent[] = [];
-  for (;;) {
+  // Nothing stored after `now` was seen yet: what comes after it is the live stream's to read.
+  for (let hasMore = position < now; hasMore; ) {
     const page = await readThreadEvents(ctx.db.dataSource.manager, threadId, position, REPLAY_PAGE);
     stored.push(...page);
     position = page.at(-1)?.position ?? position;
-    if (page.length < REPLAY_PAGE) break;
+    hasMore = page.length === REPLAY_PAGE;
   }
   // Subscribed before the replayed runs' statuses are read: a run that ends later announces its
   // end live; one that had ended gets its end from its status (ends are not stored events).
-  const events = await runEventsService.openThreadStream(ctx, { threadId, threadModes: ["run_modes"], afterPosition: position, signal });
+  const events = await runEventsService.openThreadStream(ctx, { threadId, readThread: thread, threadModes: ["run_modes"], afterPosition: position, signal });
   const runIds = [...new Set(stored.map((event) => event.runId))];
-  const runs = await runsService.getMany(ctx, runIds);
+  const runs = runIds.length === 0 ? [] : await runsService.getMany(ctx, runIds);
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
   const replayed: ProtocolEvent[] = [];
   const replayedPerPart = parts.map(() => 0);
@@ -137,25 +128,18 @@ export async function openThreadEventStream(
   return { replayed, live: live(), position, replayedPerPart };
 }
 
-/** The position just before the latest run's first stored event; undefined when there is none. */
-async function latestRunStart(ctx: ServiceContext, threadId: string): Promise<number | undefined> {
-  const [latest] = await runsService.list(ctx, { threadId, limit: 1, offset: 0 });
-  if (!latest) return undefined;
-  const first = await firstRunEventPosition(ctx.db.dataSource.manager, latest.runId);
-  return first === null ? undefined : first - 1;
-}
-
 /**
  * The protocol creates a thread on first use: a stream or command on an unknown thread id makes
  * it (the caller's, through the same service as POST /threads). Someone else's thread stays
  * theirs: the following read answers NOT_FOUND.
  */
-export async function ensureThread(ctx: ServiceContext, threadId: string): Promise<void> {
+async function ensureThread(ctx: ServiceContext, threadId: string): Promise<Thread> {
   try {
-    await threadsService.get(ctx, threadId);
+    return await threadsService.get(ctx, threadId);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     await threadsService.create(ctx, { threadId, ifExists: "do_nothing" });
+    return await threadsService.get(ctx, threadId);
   }
 }
 

@@ -155,19 +155,32 @@ function segmentMatches(segment: string, wanted: string): boolean {
   return segment === wanted || segment.startsWith(`${wanted}:`);
 }
 
+/** Whether a filter wants an event. Asked for every event of every subscriber: plain loops, no closures. */
 export function matchesFilter(filter: EventFilter, event: ProtocolEvent): boolean {
   const channel = channelOf(event);
-  const name = event.method === "custom" && typeof event.params.data === "object" && event.params.data !== null ? (event.params.data as { name?: unknown }).name : undefined;
-  const channelWanted = filter.channels.some((wanted) => wanted === channel || (channel === "custom" && wanted === `custom:${String(name)}`));
+  let channelWanted = false;
+  for (const wanted of filter.channels) {
+    if (wanted === channel || (channel === "custom" && wanted === `custom:${String(customNameOf(event))}`)) {
+      channelWanted = true;
+      break;
+    }
+  }
   if (!channelWanted) return false;
   const { namespace } = event.params;
-  const prefixes = filter.namespaces ?? [[]];
-  return prefixes.some(
-    (prefix) =>
-      prefix.length <= namespace.length &&
-      prefix.every((wanted, index) => segmentMatches(namespace[index]!, wanted)) &&
-      (filter.depth === undefined || namespace.length - prefix.length <= filter.depth),
-  );
+  if (filter.namespaces === undefined) return filter.depth === undefined || namespace.length <= filter.depth;
+  for (const prefix of filter.namespaces) if (isUnderPrefix(namespace, prefix, filter.depth)) return true;
+  return false;
+}
+
+function customNameOf(event: ProtocolEvent): unknown {
+  const { data } = event.params;
+  return typeof data === "object" && data !== null ? (data as { name?: unknown }).name : undefined;
+}
+
+function isUnderPrefix(namespace: string[], prefix: string[], depth: number | undefined): boolean {
+  if (prefix.length > namespace.length) return false;
+  for (let index = 0; index < prefix.length; index++) if (!segmentMatches(namespace[index]!, prefix[index]!)) return false;
+  return depth === undefined || namespace.length - prefix.length <= depth;
 }
 
 /** A command's failure as the protocol's error response (Hangar's own errors mapped to codes). */

@@ -1,6 +1,7 @@
 import { InvalidInputError } from "../domain/errors.js";
 import type { RunStreamEvent, ThreadStreamMode } from "../domain/run-event.js";
 import type { Run } from "../domain/run.js";
+import type { Thread } from "../domain/thread.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
@@ -31,13 +32,15 @@ export const runEventsService = {
    * `afterPosition` it starts now (the bus is subscribed before this resolves, so a run started
    * after it resolves is seen from its first event); with one it first replays what is stored
    * after it (Last-Event-ID). `threadModes` (LangGraph Platform's thread stream modes) choose the
-   * events (domain/run-event.ts); without them every run event is sent and nothing else.
+   * events (domain/run-event.ts); without them every run event is sent and nothing else. A caller
+   * that has just read the thread through threadsService in this ctx passes it as `readThread`
+   * (a protocol stream does): it is not read again.
    */
   async openThreadStream(
     ctx: ServiceContext,
-    request: { threadId: string; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[]; afterPosition?: number },
+    request: { threadId: string; readThread?: Thread; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[]; afterPosition?: number },
   ): Promise<AsyncGenerator<RunStreamEvent>> {
-    const { threadId } = await threadsService.get(ctx, request.threadId);
+    const { threadId } = request.readThread ?? (await threadsService.get(ctx, request.threadId));
     const modes = new Set(request.threadModes ?? []);
     const manager = ctx.db.dataSource.manager;
     return openThreadStream(

@@ -8,7 +8,9 @@ export interface ThreadStreamEvent extends RunStreamEvent {
 
 /**
  * The stored events of a thread's runs after a stream position, in stream order, at most `limit`
- * (page on with the last position). Reads only; walks the thread's runs, then their events.
+ * (page on with the last position). Reads only; walks the thread's runs, then their events. A
+ * run's `metadata` event carries the run's graph (from the run row joined anyway), so a stream
+ * naming it needs no query of its own.
  */
 export async function readThreadEvents(
   manager: EntityManager,
@@ -16,8 +18,9 @@ export async function readThreadEvents(
   afterPosition: number,
   limit: number,
 ): Promise<ThreadStreamEvent[]> {
-  const rows: Array<{ stream_position: string; run_id: string; seq: number; event: string; data: string }> = await manager.query(
-    `SELECT e.stream_position, e.run_id, e.seq, e.event, e.data
+  const rows: Array<{ stream_position: string; run_id: string; seq: number; event: string; data: string; graph_id: string | null }> = await manager.query(
+    `SELECT e.stream_position, e.run_id, e.seq, e.event, e.data,
+       CASE WHEN e.event = 'metadata' THEN r.kwargs->>'graphId' END AS graph_id
      FROM run_events e JOIN runs r ON r.run_id = e.run_id
      WHERE r.thread_id = $1 AND e.stream_position > $2
      ORDER BY e.stream_position LIMIT $3`,
@@ -30,5 +33,6 @@ export async function readThreadEvents(
     seq: row.seq,
     event: row.event,
     data: row.data,
+    ...(row.graph_id === null ? {} : { graphId: row.graph_id }),
   }));
 }

@@ -1,5 +1,6 @@
 import { InvalidInputError } from "../../domain/errors.js";
-import { openProtocolEventStream, runIdOfEvent } from "../../protocol/protocol-stream.js";
+import { runIdOfEvent } from "../../protocol/protocol-events.js";
+import { openProtocolEventStream } from "../../protocol/protocol-stream.js";
 import { eventFilterOf, PROTOCOL_CHANNELS, ProtocolError, sinceOf, type ProtocolEvent } from "../../protocol/protocol-wire.js";
 import { builder } from "../builder.js";
 import { untilUnsubscribed } from "./run/subscriptions.js";
@@ -43,7 +44,8 @@ builder.subscriptionFields((t) => ({
     type: ThreadEventRef,
     description:
       "A thread's events on the protocol v2 channels asked for: with `since`, the stored events after that position " +
-      "first (a reconnect resumes without loss or duplicates); without it, from the start of the thread's latest run. " +
+      "first (a reconnect resumes without loss or duplicates); without it, from the start of the run in progress (then those queued " +
+      "behind it), or of the thread's latest run when none is active. " +
       "Then live ones (runs executing in any process) until the client unsubscribes. NOT_FOUND for a thread the caller cannot read.",
     args: {
       threadId: t.arg.id({ required: true }),

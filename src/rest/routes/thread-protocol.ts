@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AuthRefusalError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
 import { asProtocolError, runTransportNeutralCommand } from "../../protocol/protocol-commands.js";
-import { ensureThread, openProtocolEventStream } from "../../protocol/protocol-stream.js";
+import { openProtocolEventStream } from "../../protocol/protocol-stream.js";
 import { errorResponse, eventFilterOf, frameOf, parseCommand, ProtocolError, resumeAfterEventId, sinceOf, type ProtocolCommand } from "../../protocol/protocol-wire.js";
 import { sseResponse } from "../../streaming/sse-response.js";
 import type { HangarRuntime } from "../../runtime.js";
@@ -38,10 +38,9 @@ export function threadProtocolRoutes(runtime: HangarRuntime): Hono<HttpEnv> {
       throw error;
     }
     const threadId = c.req.param("thread_id");
-    await ensureThread(ctx(c), threadId);
     const abort = new AbortController();
     const resumeFrom = since === undefined && lastEventId !== undefined ? { afterEventId: lastEventId } : { since };
-    const stream = await openProtocolEventStream(ctx(c), { threadId, filter, signal: abort.signal, ...resumeFrom });
+    const stream = await openProtocolEventStream(ctx(c), { threadId, createThread: true, filter, signal: abort.signal, ...resumeFrom });
     async function* frames() {
       for (const event of [...stream.replayed]) yield event;
       yield* stream.live;
