@@ -1,5 +1,6 @@
 import type { TypedDocumentString } from "../generated/graphql.js";
 import { currentApiKey, reportKeyRefused } from "./api-key.js";
+import { reportReachable, reportUnreachable } from "./connection.js";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -52,8 +53,10 @@ export async function execute<TData, TVariables>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
+    reportUnreachable();
     throw new ApiError("The server cannot be reached. Is Hangar running?", "NETWORK", 0);
   }
+  reportReachable();
   if (response.status === 401) {
     reportKeyRefused();
     throw new ApiError("This server needs an API key.", "UNAUTHENTICATED", 401);

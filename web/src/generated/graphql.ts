@@ -412,6 +412,16 @@ export type AssistantSubgraphsQueryVariables = Exact<{
 
 export type AssistantSubgraphsQuery = { assistant: { assistantId: string, subgraphs: Array<{ namespace: string }> } };
 
+export type ThreadStepsQueryVariables = Exact<{
+  threadId: string;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  checkpointNs?: string | null | undefined;
+}>;
+
+
+export type ThreadStepsQuery = { thread: { threadId: string, history: Array<{ checkpointId: string | null, parentCheckpointId: string | null, createdAt: string | null, values: unknown, metadata: Record<string, unknown> | null, tasks: Array<{ id: string, name: string, result: unknown, error: string | null, interrupts: unknown, checkpointNs: string | null }> }> } };
+
 export type PlaygroundAssistantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1331,6 +1341,28 @@ export const AssistantSubgraphsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AssistantSubgraphsQuery, AssistantSubgraphsQueryVariables>;
+export const ThreadStepsDocument = new TypedDocumentString(`
+    query ThreadSteps($threadId: ID!, $limit: Int, $before: String, $checkpointNs: String) {
+  thread(threadId: $threadId) {
+    threadId
+    history(limit: $limit, before: $before, checkpointNs: $checkpointNs) {
+      checkpointId
+      parentCheckpointId
+      createdAt
+      values
+      metadata
+      tasks {
+        id
+        name
+        result
+        error
+        interrupts
+        checkpointNs
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadStepsQuery, ThreadStepsQueryVariables>;
 export const PlaygroundAssistantsDocument = new TypedDocumentString(`
     query PlaygroundAssistants {
   assistants(first: 100, sortBy: UPDATED_AT, sortOrder: DESC) {
