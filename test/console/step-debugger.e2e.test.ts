@@ -26,17 +26,18 @@ const highlightedNodes = () =>
     .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-node-id")));
 
 /** Runs pipeline from the Test page and waits for its last step; returns the thread id. */
-async function runPipeline(): Promise<string> {
+async function runPipeline({ stepMs = 150, whileRunning = async () => {} } = {}): Promise<string> {
   const { page, server } = fixture;
   await page.setViewportSize(DESKTOP);
   await page.goto(`${server.url}/console/playground?assistant=pipeline`);
   await graphNode("plan").waitFor();
   await page.getByText("Run options").click();
   await page.getByLabel("Send the message box as raw JSON input").check();
-  await page.getByLabel("Context for these runs").fill('{"step_ms": 150}');
+  await page.getByLabel("Context for these runs").fill(JSON.stringify({ step_ms: stepMs }));
   await page.getByLabel("Message", { exact: true }).fill('{"topic": "graphs"}');
   await page.keyboard.press("Enter");
   await page.waitForURL(/thread=/);
+  await whileRunning();
   await expect.poll(() => stepPosition().textContent(), { timeout: 20_000 }).toBe("Step 3 of 3");
   return new URL(page.url()).searchParams.get("thread")!;
 }
@@ -44,7 +45,17 @@ async function runPipeline(): Promise<string> {
 describe("graph mode, step by step", () => {
   it("scrubs a 3-step run and shows each node's input, output and duration, subgraph steps inside their parent", async () => {
     const { page } = fixture;
-    await runPipeline();
+    await runPipeline({
+      stepMs: 1500,
+      // During the run: plan's step is done, research's is shown as not finished yet.
+      whileRunning: async () => {
+        await graphNode("research").and(page.locator('[data-state="active"]')).waitFor();
+        await expect.poll(() => stepPosition().textContent()).toBe("Step 2 of 2");
+        expect(await nodeRun("research").locator(".node-run-header").textContent()).toContain("not finished");
+        expect(await nodeRun("research").getByText("None yet.").count()).toBe(1);
+        await saveScreenshot(page, "79-steps-during-run");
+      },
+    });
     // The newest step is shown: write ran in it.
     expect(await highlightedNodes()).toEqual(["write"]);
     await expect.poll(() => nodeRun("write").textContent()).toContain("write done");
@@ -80,6 +91,9 @@ describe("graph mode, step by step", () => {
     expect(await inner.locator('[data-node="search"]').getByLabel(/^Output of search/).textContent()).toContain('"search done"');
     expect(await highlightedNodes()).toEqual(["research"]);
     await saveScreenshot(page, "81-steps-subgraph");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "81-steps-subgraph-dark");
+    await page.emulateMedia({ colorScheme: "light" });
     await page.setViewportSize(NARROW);
     await research.scrollIntoViewIfNeeded();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);

@@ -237,8 +237,9 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
               breakpoints={breakpoints}
               onBreakpoint={toggleBreakpoint}
               threadId={session.threadId}
-              // Each node that finishes wrote a checkpoint; each settled run may have written several.
-              stepsRefreshKey={`${session.activity.finished.length}:${settledRuns}`}
+              // A node starting means the step before it was checkpointed; a node finishing wrote its
+              // result; a settled run may have written several checkpoints.
+              stepsRefreshKey={`${session.activity.active.join(",")}:${session.activity.finished.length}:${settledRuns}`}
             />
           )}
         </aside>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useConnectionState } from "../../api/connection.js";
 import { ApiError, execute } from "../../api/graphql-client.js";
 import { subscribe } from "../../api/subscriptions.js";
 import {
@@ -219,6 +220,12 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
       isCurrent = false;
     };
   }, [threadId, loadThread, follow]);
+
+  // Back after an outage: the "stream interrupted" error is over (the next run subscribes anew).
+  const { reconnects } = useConnectionState();
+  useEffect(() => {
+    if (reconnects > 0) setError((previous) => (previous?.code === "NETWORK" ? null : previous));
+  }, [reconnects]);
 
   useEffect(
     () => () => {
