@@ -49,3 +49,12 @@ describe("chatBranchView", () => {
     expect(view.editFrom.get(3)?.checkpointId).toBe("s2");
   });
 });
+
+describe("chatBranchView with a tip not loaded yet", () => {
+  it("knows no branches rather than describing another one", () => {
+    const view = chatBranchView([s3, s2, i1, s1, s0, i0], "newer");
+    expect(view.tip).toBeNull();
+    expect(view.editFrom.size).toBe(0);
+    expect(view.siblings.size).toBe(0);
+  });
+});

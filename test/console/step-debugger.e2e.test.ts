@@ -16,6 +16,8 @@ const DESKTOP = { width: 1360, height: 880 };
 
 const fixture = useConsoleBrowser({ server: { configPath: path.join(fixtures, "debugger.langgraph.json") }, screenshotPrefix: "debugger" });
 
+// Page updates wait on the server (a history read after each node): generous under a loaded CI machine.
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const graphView = () => fixture.page.getByTestId("graph-view").first();
 const graphNode = (id: string) => graphView().locator(`[data-node-id="${id}"]`);
 const stepPosition = () => fixture.page.getByTestId("step-position");
@@ -38,7 +40,9 @@ async function runPipeline({ stepMs = 150, whileRunning = async () => {} } = {})
   await page.keyboard.press("Enter");
   await page.waitForURL(/thread=/);
   await whileRunning();
-  await expect.poll(() => stepPosition().textContent(), { timeout: 20_000 }).toBe("Step 3 of 3");
+  // The run's end settles the page: its last step closed, the history read again.
+  await page.locator('[data-testid="run-status"][data-status="success"]').waitFor({ timeout: 30_000 });
+  await poll(() => stepPosition().textContent()).toBe("Step 3 of 3");
   return new URL(page.url()).searchParams.get("thread")!;
 }
 
@@ -50,7 +54,7 @@ describe("graph mode, step by step", () => {
       // During the run: plan's step is done, research's is shown as not finished yet.
       whileRunning: async () => {
         await graphNode("research").and(page.locator('[data-state="active"]')).waitFor();
-        await expect.poll(() => stepPosition().textContent()).toBe("Step 2 of 2");
+        await poll(() => stepPosition().textContent()).toBe("Step 2 of 2");
         expect(await nodeRun("research").locator(".node-run-header").textContent()).toContain("not finished");
         expect(await nodeRun("research").getByText("None yet.").count()).toBe(1);
         await saveScreenshot(page, "79-steps-during-run");
@@ -58,7 +62,7 @@ describe("graph mode, step by step", () => {
     });
     // The newest step is shown: write ran in it.
     expect(await highlightedNodes()).toEqual(["write"]);
-    await expect.poll(() => nodeRun("write").textContent()).toContain("write done");
+    await poll(() => nodeRun("write").textContent()).toContain("write done");
 
     await page.getByRole("button", { name: "Previous step" }).click();
     expect(await stepPosition().textContent()).toBe("Step 2 of 3");
@@ -105,7 +109,7 @@ describe("graph mode, step by step", () => {
     const { page, server } = fixture;
     const threadId = await runPipeline();
     await page.goto(`${server.url}/console/threads/${threadId}`);
-    await expect.poll(() => stepPosition().textContent()).toBe("Step 3 of 3");
+    await poll(() => stepPosition().textContent()).toBe("Step 3 of 3");
     await graphNode("write").click();
     await page.getByText("write ran once").waitFor();
     expect(await nodeRun("write").getByLabel(/^Output of write/).textContent()).toContain('"write done"');
@@ -138,7 +142,7 @@ describe("branches in the chat", () => {
     await composer.fill("second question");
     await page.keyboard.press("Enter");
     await transcript().getByText(reply("second question")).waitFor();
-    await expect.poll(() => transcript().getByRole("button", { name: "Edit" }).count()).toBe(2);
+    await poll(() => transcript().getByRole("button", { name: "Edit" }).count()).toBe(2);
     expect(await switcher().count()).toBe(0);
 
     await transcript().getByRole("button", { name: "Edit" }).first().click();
@@ -146,12 +150,12 @@ describe("branches in the chat", () => {
     await page.getByRole("button", { name: "Save and re-run" }).click();
     // The re-run streams its reply into the chat (threadEvents), on the new branch only.
     await transcript().getByText(reply("edited question")).waitFor();
-    await expect.poll(userMessages).toEqual(["edited question"]);
-    await expect.poll(() => switcher().textContent()).toContain("2/2");
+    await poll(userMessages).toEqual(["edited question"]);
+    await poll(() => switcher().textContent()).toContain("2/2");
     await saveScreenshot(page, "85-chat-branch-edited");
 
     await switcher().getByRole("button", { name: "Previous version" }).click();
-    await expect.poll(userMessages).toEqual(["first question", "second question"]);
+    await poll(userMessages).toEqual(["first question", "second question"]);
     expect(await switcher().textContent()).toContain("1/2");
     await transcript().getByText(reply("second question")).waitFor();
     await page.setViewportSize(NARROW);
@@ -163,10 +167,11 @@ describe("branches in the chat", () => {
     await composer.fill("third question");
     await page.keyboard.press("Enter");
     await transcript().getByText(reply("third question")).waitFor();
-    await expect.poll(userMessages).toEqual(["first question", "second question", "third question"]);
-    expect(await switcher().textContent()).toContain("1/2");
+    await poll(userMessages).toEqual(["first question", "second question", "third question"]);
+    // The versions follow once the thread's history is read again after the run.
+    await poll(() => switcher().textContent()).toContain("1/2");
     await switcher().getByRole("button", { name: "Next version" }).click();
-    await expect.poll(userMessages).toEqual(["edited question"]);
+    await poll(userMessages).toEqual(["edited question"]);
     expect(await switcher().textContent()).toContain("2/2");
     expect(fixture.pageErrors).toEqual([]);
   });

@@ -439,7 +439,7 @@ export type PlaygroundThreadQueryVariables = Exact<{
 }>;
 
 
-export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
+export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { checkpointId: string | null, next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
 
 export type RunOutcomeQueryVariables = Exact<{
   runId: string;
@@ -1402,6 +1402,7 @@ export const PlaygroundThreadDocument = new TypedDocumentString(`
     values
     interrupts
     state {
+      checkpointId
       next
       interrupts
       tasks {

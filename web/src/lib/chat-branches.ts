@@ -23,7 +23,7 @@ export interface MessageSiblings {
 }
 
 export interface ChatBranchView<S extends BranchStateLike> {
-  /** The shown branch's tip (the newest loaded checkpoint when none is picked); null without history. */
+  /** The shown branch's tip (the newest loaded checkpoint when none is named); null when not loaded. */
   tip: S | null;
   /** By message position: the checkpoint to re-run from when that message is edited. */
   editFrom: Map<number, S>;
@@ -44,7 +44,8 @@ export function chatBranchView<S extends BranchStateLike>(states: readonly S[], 
   // Oldest child first: versions are numbered in the order they were made.
   for (const list of children.values()) list.sort((a, b) => order(a).localeCompare(order(b)));
 
-  const tip = (tipId ? byId.get(tipId) : undefined) ?? states[0] ?? null;
+  // A tip not loaded yet (the history is read again after a run) has no known branches.
+  const tip = tipId ? (byId.get(tipId) ?? null) : (states[0] ?? null);
   const path: S[] = [];
   for (let state: S | undefined = tip ?? undefined; state && path.length <= states.length; ) {
     path.push(state);

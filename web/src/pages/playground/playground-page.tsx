@@ -77,8 +77,11 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
   const threadList = threads.data?.assistant.threads.edges.map((edge) => edge.node) ?? [];
   // The chat's branches come from the thread's newest checkpoints (a page; older forks are not shown).
   const history = useThreadHistory(session.threadId, null, `chat:${settledRuns}`, CHAT_HISTORY_PAGE);
-  const branches = useMemo(() => chatBranchView(history.states, session.view?.checkpointId ?? null), [history.states, session.view]);
-  const newestCheckpoint = history.states[0]?.checkpointId ?? null;
+  // The shown branch ends at the picked checkpoint, else at the thread's latest (which a history
+  // read before the last run ended does not hold yet: no versions until it is read again).
+  const shownTip = session.view?.checkpointId ?? session.thread?.state?.checkpointId ?? null;
+  const branches = useMemo(() => chatBranchView(history.states, shownTip), [history.states, shownTip]);
+  const newestCheckpoint = session.thread?.state?.checkpointId ?? null;
   const branching: ChatBranching | null =
     session.threadId && !session.isBusy && !isRawInput
       ? {
