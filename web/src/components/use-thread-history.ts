@@ -12,16 +12,16 @@ export const STEP_PAGE_SIZE = 25;
 const MAX_REFRESH = 200;
 
 /**
- * A thread's (or a subgraph's, with `checkpointNs`) history as steps, newest page first; older
- * pages load on demand. A new `refreshKey` (a node finished, a run ended) reads the newest
- * checkpoints again.
+ * A thread's (or a subgraph's, with `checkpointNs`) checkpoint history and its steps, newest
+ * page first; older pages load on demand. A new `refreshKey` (a node finished, a run ended)
+ * reads the newest checkpoints again.
  */
 export function useThreadHistory(threadId: string | null, checkpointNs: string | null, refreshKey: string, pageSize = STEP_PAGE_SIZE) {
   const [states, setStates] = useState<StepState[]>([]);
   const [hasEarlier, setHasEarlier] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [isLoading, setLoading] = useState(false);
-  const loadedCount = useRef(0);
+  const loaded = useRef({ key: "", count: 0 });
   const { reconnects } = useConnectionState();
 
   useEffect(() => {
@@ -30,12 +30,18 @@ export function useThreadHistory(threadId: string | null, checkpointNs: string |
       return;
     }
     let isCurrent = true;
-    const limit = Math.min(MAX_REFRESH, Math.max(pageSize, loadedCount.current));
+    // What was shown of this history is asked for again; another thread starts at one page.
+    const key = `${threadId}|${checkpointNs ?? ""}`;
+    if (loaded.current.key !== key) {
+      loaded.current = { key, count: 0 };
+      setStates([]);
+    }
+    const limit = Math.min(MAX_REFRESH, Math.max(pageSize, loaded.current.count));
     setLoading(true);
     execute(ThreadStepsDocument, { threadId, limit, checkpointNs })
       .then(({ thread }) => {
         if (!isCurrent) return;
-        loadedCount.current = thread.history.length;
+        loaded.current.count = thread.history.length;
         setStates(thread.history);
         setHasEarlier(thread.history.length === limit);
         setError(null);
@@ -54,7 +60,7 @@ export function useThreadHistory(threadId: string | null, checkpointNs: string |
     try {
       const { thread } = await execute(ThreadStepsDocument, { threadId, limit: pageSize, before: oldest, checkpointNs });
       setStates((previous) => [...previous, ...thread.history]);
-      loadedCount.current += thread.history.length;
+      loaded.current.count += thread.history.length;
       setHasEarlier(thread.history.length === pageSize);
     } catch (caught) {
       setError(asApiError(caught));
