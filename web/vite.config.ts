@@ -30,6 +30,8 @@ export default defineConfig(({ command }) => ({
   server: {
     proxy: {
       "/graphql": { target: process.env.HANGAR_URL ?? "http://127.0.0.1:2024", ws: true, changeOrigin: true },
+      // The console's liveness probe (api/connection.ts).
+      "/ok": { target: process.env.HANGAR_URL ?? "http://127.0.0.1:2024", changeOrigin: true },
     },
   },
 }));

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { forgetApiKey, useApiKeyState } from "./api/api-key.js";
+import { useConnectionState } from "./api/connection.js";
 import { KeyPrompt } from "./components/key-prompt.js";
 import { NavIcon } from "./components/nav-icon.js";
 import { ShortcutsDialog, useGlobalShortcuts } from "./components/shortcuts.js";
@@ -43,6 +44,7 @@ const PAGE_TITLES: Record<string, string> = {
 export function App() {
   const route = useRoute();
   const keyState = useApiKeyState();
+  const connection = useConnectionState();
   const [isHelpOpen, setHelpOpen] = useState(false);
   const [theme, setTheme] = useState<ThemeChoice>(readThemeChoice);
   const openHelp = useCallback(() => setHelpOpen(true), []);
@@ -96,6 +98,11 @@ export function App() {
         </div>
       </nav>
       <main id="main" className="main" tabIndex={-1}>
+        {!connection.isConnected && (
+          <div className="banner banner-warning disconnected-banner" role="status" data-testid="disconnected">
+            Disconnected from the server — retrying
+          </div>
+        )}
         <CurrentPage route={route} />
       </main>
       {keyState.isKeyRequired && <KeyPrompt hadKey={keyState.key !== null} />}

@@ -92,11 +92,15 @@ builder.node(ThreadRef, {
       args: {
         limit: t.arg.int({ defaultValue: 10, description: "1 to 1000." }),
         before: t.arg.string({ description: "Only checkpoints older than this checkpoint id." }),
+        checkpointNs: t.arg.string({
+          description: "A subgraph's history: the namespace a task names (ThreadStateTask.checkpointNs); the root graph's when omitted.",
+        }),
       },
       resolve: (thread, args, ctx) =>
         threadStateService.getHistory(ctx.services, thread.threadId, {
           limit: omitNull(args.limit),
           before: omitNull(args.before),
+          checkpoint: args.checkpointNs ? { checkpointNs: args.checkpointNs } : undefined,
         }),
     }),
     assistant: t.field({

@@ -1,6 +1,7 @@
 import type { TypedDocumentString } from "../generated/graphql.js";
 import { MOUNT_PREFIX } from "../lib/mount-prefix.js";
 import { currentApiKey, reportKeyRefused } from "./api-key.js";
+import { reportReachable, reportUnreachable } from "./connection.js";
 
 export const GRAPHQL_PATH = `${MOUNT_PREFIX}/graphql`;
 
@@ -53,8 +54,10 @@ export async function execute<TData, TVariables>(
     });
   } catch (error) {
     if (signal?.aborted) throw error;
+    reportUnreachable();
     throw new ApiError("The server cannot be reached. Is Hangar running?", "NETWORK", 0);
   }
+  reportReachable();
   if (response.status === 401) {
     reportKeyRefused();
     throw new ApiError("This server needs an API key.", "UNAUTHENTICATED", 401);

@@ -1,7 +1,11 @@
 import { createClient, type Client } from "graphql-ws/client";
 import type { TypedDocumentString } from "../generated/graphql.js";
 import { currentApiKey, reportKeyRefused } from "./api-key.js";
+import { checkConnection, reportReachable } from "./connection.js";
 import { ApiError, GRAPHQL_PATH } from "./graphql-client.js";
+
+// graphql-ws's close code when the client itself closes an idle lazy connection.
+const NORMAL_CLOSURE = 1000;
 
 // graphql-ws's close code when connection_init is refused (the server found no valid key).
 const FORBIDDEN = 4403;
@@ -25,8 +29,11 @@ function connection(): Client {
     retryAttempts: 3,
     shouldRetry: (event) => closeCode(event) !== FORBIDDEN,
     on: {
+      connected: () => reportReachable(),
       closed: (event) => {
-        if (closeCode(event) === FORBIDDEN) reportKeyRefused();
+        const code = closeCode(event);
+        if (code === FORBIDDEN) reportKeyRefused();
+        else if (code !== NORMAL_CLOSURE) checkConnection();
       },
     },
   });

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { TypedDocumentString } from "../generated/graphql.js";
 import { useApiKeyState } from "./api-key.js";
+import { useConnectionState } from "./connection.js";
 import { ApiError, execute } from "./graphql-client.js";
 
 export interface QueryState<TData> {
@@ -22,6 +23,8 @@ export function useQuery<TData, TVariables>(
   options: { skip?: boolean; pollMs?: number } = {},
 ): QueryState<TData> {
   const { generation } = useApiKeyState();
+  // Back after an outage: what the page shows may be stale (or an error), so it is read again.
+  const { isConnected, reconnects } = useConnectionState();
   const [data, setData] = useState<TData | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [isLoading, setLoading] = useState(!options.skip);
@@ -51,15 +54,17 @@ export function useQuery<TData, TVariables>(
         if (!abort.signal.aborted) setLoading(false);
       });
     return () => abort.abort();
-  }, [operation, variablesKey, generation, tick, options.skip]);
+  }, [operation, variablesKey, generation, reconnects, tick, options.skip]);
 
   useEffect(() => {
-    if (!options.pollMs || options.skip) return;
+    // No polling while the server is away: the liveness probe alone retries, so the browser's
+    // console gets one failed request per retry rather than one per polling query.
+    if (!options.pollMs || options.skip || !isConnected) return;
     const timer = window.setInterval(() => {
       if (document.visibilityState === "visible") setTick((value) => value + 1);
     }, options.pollMs);
     return () => window.clearInterval(timer);
-  }, [options.pollMs, options.skip]);
+  }, [options.pollMs, options.skip, isConnected]);
 
   const refetch = useCallback(() => setTick((value) => value + 1), []);
   return { data, error, isLoading, refetch };

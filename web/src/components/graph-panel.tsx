@@ -4,10 +4,14 @@ import { AssistantGraphDocument, AssistantSubgraphsDocument } from "../generated
 import { NO_ACTIVITY, xrayDepthFor, type NodeActivity } from "../lib/node-activity.js";
 import { ErrorBanner, Loading } from "./feedback.js";
 import { GraphView, type Breakpoints } from "./graph-view.js";
+import { RunStepsPanel } from "./run-steps.js";
+import { useThreadHistory } from "./use-thread-history.js";
 
 /**
  * An assistant's graph, fetched over GraphQL (Assistant.graphDrawing) at the xray depth its
  * expanded subgraphs need. "Expand all" is LangGraph's xray: every subgraph, every level.
+ * Given a thread, it steps through that thread's history too (RunStepsPanel): a scrubber over
+ * the steps, and a clicked node's input, output and duration at each step it ran.
  */
 export function GraphPanel({
   assistantId,
@@ -15,8 +19,14 @@ export function GraphPanel({
   height,
   breakpoints,
   onBreakpoint,
+  threadId = null,
+  stepsRefreshKey = "",
 }: {
   assistantId: string;
+  /** The thread whose steps to show; none: the graph alone. */
+  threadId?: string | null;
+  /** Changes when the thread's history may have grown (a node finished, a run ended). */
+  stepsRefreshKey?: string;
   activity?: NodeActivity;
   height?: number;
   /** Where the next runs stop (the Test page); each node then has a breakpoint toggle. */
@@ -40,6 +50,19 @@ export function GraphPanel({
     });
   }, []);
   const allExpanded = subgraphNodes.length > 0 && subgraphNodes.every((id) => expanded.has(id));
+  const history = useThreadHistory(threadId, null, stepsRefreshKey);
+  // null: follow the newest step as the thread grows; once the user moves the scrubber, the
+  // step it points at (by the checkpoint it started from: loading earlier steps shifts indexes).
+  const [pickedStep, setPickedStep] = useState<string | null>(null);
+  const [selectedNode, setSelectedNode] = useState<string | null>(null);
+  const pickedIndex = history.steps.findIndex((step) => step.checkpointId === pickedStep);
+  const position = pickedIndex >= 0 ? pickedIndex : history.steps.length - 1;
+  const highlighted = useMemo(() => {
+    if (!threadId) return NO_NODES;
+    if (selectedNode) return [selectedNode];
+    return history.steps[position]?.nodes.map((run) => run.node) ?? NO_NODES;
+  }, [threadId, selectedNode, history.steps, position]);
+  const selectNode = useCallback((id: string) => setSelectedNode((previous) => (previous === id ? null : id)), []);
 
   return (
     <section className="panel graph-panel" aria-labelledby="graph-title">
@@ -56,7 +79,7 @@ export function GraphPanel({
       </div>
       <ErrorBanner error={graph.error} onRetry={graph.refetch} />
       {graph.data ? (
-        <GraphView drawing={graph.data.assistant.graphDrawing} activity={activity} expanded={expanded} onToggleSubgraph={toggle} subgraphNodes={subgraphNodes} height={height} breakpoints={breakpoints} onBreakpoint={onBreakpoint} />
+        <GraphView drawing={graph.data.assistant.graphDrawing} activity={activity} expanded={expanded} onToggleSubgraph={toggle} subgraphNodes={subgraphNodes} height={height} breakpoints={breakpoints} onBreakpoint={onBreakpoint} highlighted={highlighted} onSelectNode={threadId ? selectNode : undefined} />
       ) : (
         graph.isLoading && <Loading />
       )}
@@ -72,7 +95,32 @@ export function GraphPanel({
           <span className="legend-swatch graph-node-interrupted" /> waiting on interrupt
         </li>
         <li>dashed: conditional edge</li>
+        {threadId && (
+          <li>
+            <span className="legend-swatch graph-node-highlighted" /> shown step (click a node for its runs)
+          </li>
+        )}
       </ul>
+      {threadId && (
+        <>
+          <ErrorBanner error={history.error} />
+          <RunStepsPanel
+            steps={history.steps}
+            position={Math.max(0, position)}
+            onPosition={(index) => {
+              setSelectedNode(null);
+              setPickedStep(history.steps[index]?.checkpointId ?? null);
+            }}
+            selectedNode={selectedNode}
+            onClearNode={() => setSelectedNode(null)}
+            hasEarlier={history.hasEarlier}
+            onLoadEarlier={() => void history.loadEarlier()}
+            threadId={threadId}
+          />
+        </>
+      )}
     </section>
   );
 }
+
+const NO_NODES: readonly string[] = [];

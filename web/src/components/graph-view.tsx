@@ -26,6 +26,8 @@ interface GraphLiveState {
   onToggle: ((id: string) => void) | null;
   breakpoints: Breakpoints | null;
   onBreakpoint: ((id: string) => void) | null;
+  /** Nodes the step view points at (the scrubber's step, or the clicked node). */
+  highlighted: readonly string[];
 }
 
 /** Nodes a run stops before / after (interrupt_before / interrupt_after), set from the graph. */
@@ -49,6 +51,7 @@ const GraphLiveStateContext = createContext<GraphLiveState>({
   onToggle: null,
   breakpoints: null,
   onBreakpoint: null,
+  highlighted: [],
 });
 
 function GraphNodeBox({ data }: NodeProps<GraphNode>) {
@@ -60,11 +63,13 @@ function GraphNodeBox({ data }: NodeProps<GraphNode>) {
   const onToggle = live.onToggle;
   const breakpoint = live.breakpoints?.before.has(box.id) ? "before" : live.breakpoints?.after.has(box.id) ? "after" : null;
   const canBreak = live.onBreakpoint !== null && box.kind !== "start" && box.kind !== "end";
+  const isHighlighted = live.highlighted.some((name) => name === box.id || box.id.startsWith(`${name}:`));
   return (
     <div
-      className={`graph-node graph-node-${box.kind} graph-node-${state}`}
+      className={`graph-node graph-node-${box.kind} graph-node-${state}${isHighlighted ? " graph-node-highlighted" : ""}`}
       data-node-id={box.id}
       data-state={state}
+      data-highlighted={isHighlighted || undefined}
       title={interrupts ? `Waiting on interrupt: ${JSON.stringify(interrupts)}` : box.id}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} />
@@ -112,6 +117,7 @@ function summarize(values: unknown[]): string {
 }
 
 const NODE_TYPES = { graph: GraphNodeBox };
+const NO_NODES: readonly string[] = [];
 
 interface RoutedEdgeData extends Record<string, unknown> {
   points: Point[];
@@ -154,6 +160,8 @@ export function GraphView({
   height = 420,
   breakpoints = null,
   onBreakpoint,
+  highlighted = NO_NODES,
+  onSelectNode,
 }: {
   drawing: unknown;
   activity?: NodeActivity;
@@ -165,6 +173,9 @@ export function GraphView({
   /** Breakpoints shown on the nodes; with onBreakpoint, each node has a toggle for its own. */
   breakpoints?: Breakpoints | null;
   onBreakpoint?: (id: string) => void;
+  highlighted?: readonly string[];
+  /** Clicking a node selects it (the step view shows its runs); subgraphs then open with their button. */
+  onSelectNode?: (id: string) => void;
 }) {
   const container = useRef<HTMLDivElement>(null);
   const layout = useMemo(() => {
@@ -190,8 +201,8 @@ export function GraphView({
     [layout],
   );
   const live = useMemo(
-    () => ({ activity, expanded, onToggle: onToggleSubgraph ?? null, breakpoints, onBreakpoint: onBreakpoint ?? null }),
-    [activity, expanded, onToggleSubgraph, breakpoints, onBreakpoint],
+    () => ({ activity, expanded, onToggle: onToggleSubgraph ?? null, breakpoints, onBreakpoint: onBreakpoint ?? null, highlighted }),
+    [activity, expanded, onToggleSubgraph, breakpoints, onBreakpoint, highlighted],
   );
   // A different graph (another assistant, a subgraph expanded) starts a new canvas, fitted to it:
   // React Flow fits the view only when it mounts.
@@ -250,7 +261,9 @@ export function GraphView({
         // A handler makes nodes take pointer events (the expand buttons); clicking a subgraph opens it.
         onNodeClick={(_event, node) => {
           const box = (node.data as GraphNodeData).box;
-          if (onToggleSubgraph && box.kind === "subgraph") onToggleSubgraph(box.id);
+          if (onSelectNode) {
+            if (box.kind !== "start" && box.kind !== "end") onSelectNode(box.id);
+          } else if (onToggleSubgraph && box.kind === "subgraph") onToggleSubgraph(box.id);
         }}
       >
         <Background gap={16} />

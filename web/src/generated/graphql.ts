@@ -446,6 +446,16 @@ export type AssistantSubgraphsQueryVariables = Exact<{
 
 export type AssistantSubgraphsQuery = { assistant: { assistantId: string, subgraphs: Array<{ namespace: string }> } };
 
+export type ThreadStepsQueryVariables = Exact<{
+  threadId: string;
+  limit?: number | null | undefined;
+  before?: string | null | undefined;
+  checkpointNs?: string | null | undefined;
+}>;
+
+
+export type ThreadStepsQuery = { thread: { threadId: string, history: Array<{ checkpointId: string | null, parentCheckpointId: string | null, createdAt: string | null, values: unknown, metadata: Record<string, unknown> | null, tasks: Array<{ id: string, name: string, result: unknown, error: string | null, interrupts: unknown, checkpointNs: string | null }> }> } };
+
 export type PlaygroundAssistantsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -463,7 +473,7 @@ export type PlaygroundThreadQueryVariables = Exact<{
 }>;
 
 
-export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
+export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { checkpointId: string | null, next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
 
 export type RunOutcomeQueryVariables = Exact<{
   runId: string;
@@ -1431,6 +1441,28 @@ export const AssistantSubgraphsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<AssistantSubgraphsQuery, AssistantSubgraphsQueryVariables>;
+export const ThreadStepsDocument = new TypedDocumentString(`
+    query ThreadSteps($threadId: ID!, $limit: Int, $before: String, $checkpointNs: String) {
+  thread(threadId: $threadId) {
+    threadId
+    history(limit: $limit, before: $before, checkpointNs: $checkpointNs) {
+      checkpointId
+      parentCheckpointId
+      createdAt
+      values
+      metadata
+      tasks {
+        id
+        name
+        result
+        error
+        interrupts
+        checkpointNs
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadStepsQuery, ThreadStepsQueryVariables>;
 export const PlaygroundAssistantsDocument = new TypedDocumentString(`
     query PlaygroundAssistants {
   assistants(first: 100, sortBy: UPDATED_AT, sortOrder: DESC) {
@@ -1470,6 +1502,7 @@ export const PlaygroundThreadDocument = new TypedDocumentString(`
     values
     interrupts
     state {
+      checkpointId
       next
       interrupts
       tasks {

@@ -1,5 +1,6 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { EmptyState } from "../../components/feedback.js";
+import type { MessageSiblings } from "../../lib/chat-branches.js";
 import type { ChatMessage } from "../../lib/chat-messages.js";
 
 const ROLE_LABELS: Record<ChatMessage["role"], string> = {
@@ -10,11 +11,31 @@ const ROLE_LABELS: Record<ChatMessage["role"], string> = {
   other: "Message",
 };
 
+/** Branching, on the Test page: edit a message and re-run, switch between a message's versions. */
+export interface ChatBranching {
+  /** By message position: the versions of messages that have several. */
+  siblings: ReadonlyMap<number, MessageSiblings>;
+  onSwitch: (tipId: string) => void;
+  /** Whether the message at this position can be edited (its earlier checkpoint is loaded). */
+  canEdit: (position: number) => boolean;
+  /** Re-runs from before the message with the new text; resolves false when the run did not start. */
+  onEdit: (position: number, text: string) => Promise<boolean>;
+}
+
 /**
  * The conversation, following new content down unless the reader scrolled up. `isWorking` shows
  * that a run is under way while nothing is streaming (a node that does not stream tokens).
  */
-export function ChatTranscript({ messages, isWorking = false }: { messages: ChatMessage[]; isWorking?: boolean }) {
+export function ChatTranscript({
+  messages,
+  isWorking = false,
+  branching = null,
+}: {
+  messages: ChatMessage[];
+  isWorking?: boolean;
+  branching?: ChatBranching | null;
+}) {
+  const [editing, setEditing] = useState<number | null>(null);
   const container = useRef<HTMLDivElement>(null);
   const isPinned = useRef(true);
   const lastText = messages.at(-1)?.text ?? "";
@@ -37,13 +58,28 @@ export function ChatTranscript({ messages, isWorking = false }: { messages: Chat
       }}
     >
       {messages.length === 0 && !isWorking && <EmptyState title="No messages yet">Type below and press Enter to start a run.</EmptyState>}
-      {messages.map((message) => (
+      {messages.map((message, position) => (
         <article key={message.key} className={`message message-${message.role}`} data-streaming={message.isStreaming || undefined}>
           <header className="message-role">
             {ROLE_LABELS[message.role]}
             {message.name && <span className="muted"> · {message.name}</span>}
+            {branching && (
+              <MessageBranchControls
+                siblings={branching.siblings.get(position) ?? null}
+                onSwitch={branching.onSwitch}
+                onEdit={message.role === "user" && branching.canEdit(position) && editing === null ? () => setEditing(position) : null}
+              />
+            )}
           </header>
-          {(message.text || message.isStreaming) && (
+          {editing === position && branching ? (
+            <MessageEditor
+              initial={message.text}
+              onCancel={() => setEditing(null)}
+              onSave={async (text) => {
+                if (await branching.onEdit(position, text)) setEditing(null);
+              }}
+            />
+          ) : (message.text || message.isStreaming) && (
             <div className="message-text">
               {message.text}
               {message.isStreaming && <span className="caret" aria-hidden="true" />}
@@ -68,5 +104,77 @@ export function ChatTranscript({ messages, isWorking = false }: { messages: Chat
         </div>
       )}
     </div>
+  );
+}
+
+/** "‹ 1/2 ›" between a message's versions, and its Edit button. */
+function MessageBranchControls({
+  siblings,
+  onSwitch,
+  onEdit,
+}: {
+  siblings: MessageSiblings | null;
+  onSwitch: (tipId: string) => void;
+  onEdit: (() => void) | null;
+}) {
+  if (!siblings && !onEdit) return null;
+  return (
+    <span className="message-actions">
+      {siblings && (
+        <span className="branch-switcher" role="group" aria-label="Versions of this message" data-testid="branch-switcher">
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Previous version"
+            disabled={siblings.index <= 0}
+            onClick={() => onSwitch(siblings.tips[siblings.index - 1]!)}
+          >
+            ‹
+          </button>
+          <span className="branch-position">
+            {siblings.index + 1}/{siblings.tips.length}
+          </span>
+          <button
+            type="button"
+            className="link-button"
+            aria-label="Next version"
+            disabled={siblings.index >= siblings.tips.length - 1}
+            onClick={() => onSwitch(siblings.tips[siblings.index + 1]!)}
+          >
+            ›
+          </button>
+        </span>
+      )}
+      {onEdit && (
+        <button type="button" className="link-button" onClick={onEdit}>
+          Edit
+        </button>
+      )}
+    </span>
+  );
+}
+
+function MessageEditor({ initial, onSave, onCancel }: { initial: string; onSave: (text: string) => Promise<void>; onCancel: () => void }) {
+  const [text, setText] = useState(initial);
+  const [isSaving, setSaving] = useState(false);
+  return (
+    <form
+      className="message-editor"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setSaving(true);
+        void onSave(text).finally(() => setSaving(false));
+      }}
+    >
+      <textarea aria-label="Edited message" value={text} rows={3} onChange={(event) => setText(event.target.value)} />
+      <span className="form-actions">
+        <button type="button" className="button button-small" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-small button-primary" disabled={isSaving || text.trim() === ""}>
+          Save and re-run
+        </button>
+      </span>
+    </form>
   );
 }

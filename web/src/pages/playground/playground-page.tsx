@@ -6,14 +6,16 @@ import { nextBreakpoints, type Breakpoints } from "../../components/graph-view.j
 import { JsonEditor } from "../../components/json-editor.js";
 import { PageHeader } from "../../components/page-header.js";
 import { TimeAgo } from "../../components/time-ago.js";
+import { useThreadHistory } from "../../components/use-thread-history.js";
 import { AssistantThreadsDocument, PlaygroundAssistantsDocument, PlaygroundContextSchemaDocument, type MultitaskStrategy } from "../../generated/graphql.js";
 import { shortId } from "../../lib/format.js";
 import { parseJsonObject } from "../../lib/json-input.js";
+import { chatBranchView } from "../../lib/chat-branches.js";
 import { checkAgainstSchema, type JsonSchema } from "../../lib/schema-check.js";
 import { routePath } from "../../lib/routes.js";
 import { Link, navigate } from "../../router.js";
 import { ChatComposer } from "./chat-composer.js";
-import { ChatTranscript } from "./chat-transcript.js";
+import { ChatTranscript, type ChatBranching } from "./chat-transcript.js";
 import { InterruptPanel } from "./interrupt-panel.js";
 import { RunStatusBar } from "./run-status-bar.js";
 import { useChatSession, type RunOptions } from "./use-chat-session.js";
@@ -73,6 +75,29 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
     refetchThreads();
   }, [pickerState, refetchThreads]);
   const threadList = threads.data?.assistant.threads.edges.map((edge) => edge.node) ?? [];
+  // The chat's branches come from the thread's newest checkpoints (a page; older forks are not shown).
+  const history = useThreadHistory(session.threadId, null, `chat:${settledRuns}`, CHAT_HISTORY_PAGE);
+  // The shown branch ends at the picked checkpoint, else at the thread's latest (which a history
+  // read before the last run ended does not hold yet: no versions until it is read again).
+  const shownTip = session.view?.checkpointId ?? session.thread?.state?.checkpointId ?? null;
+  const branches = useMemo(() => chatBranchView(history.states, shownTip), [history.states, shownTip]);
+  const newestCheckpoint = session.thread?.state?.checkpointId ?? null;
+  const branching: ChatBranching | null =
+    session.threadId && !session.isBusy && !isRawInput
+      ? {
+          siblings: branches.siblings,
+          onSwitch: (tipId) => {
+            const tip = history.states.find((state) => state.checkpointId === tipId);
+            session.showBranch(!tip || tipId === newestCheckpoint ? null : { checkpointId: tipId, values: tip.values });
+          },
+          canEdit: (position) => branches.editFrom.has(position),
+          onEdit: async (position, text) => {
+            const from = branches.editFrom.get(position);
+            if (!from?.checkpointId || !runContext.ok || contextIssues.length > 0) return false;
+            return session.editMessage({ checkpointId: from.checkpointId, values: from.values }, text, options);
+          },
+        }
+      : null;
   const goTo = (nextAssistant: string | null, nextThread: string | null) =>
     navigate(routePath({ page: "playground", assistantId: nextAssistant, threadId: nextThread }));
 
@@ -175,7 +200,7 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
           )}
         </aside>
         <section className="chat" aria-label="Chat">
-          <ChatTranscript messages={session.messages} isWorking={session.isBusy && session.interrupts.length === 0} />
+          <ChatTranscript messages={session.messages} isWorking={session.isBusy && session.interrupts.length === 0} branching={branching} />
           {session.interrupts.length > 0 && (
             <InterruptPanel interrupts={session.interrupts} onResume={(value) => session.resume(value, options)} disabled={!assistant} />
           )}
@@ -214,6 +239,10 @@ export function PlaygroundPage({ assistantId, threadId }: { assistantId: string 
               height={460}
               breakpoints={breakpoints}
               onBreakpoint={toggleBreakpoint}
+              threadId={session.threadId}
+              // A node starting means the step before it was checkpointed; a node finishing wrote its
+              // result; a settled run may have written several checkpoints.
+              stepsRefreshKey={`${session.activity.active.join(",")}:${session.activity.finished.length}:${settledRuns}`}
             />
           )}
         </aside>
@@ -236,3 +265,5 @@ function contextProblem(isJson: boolean, issueCount: number): string | null {
 }
 
 const NO_BREAKPOINTS: Breakpoints = { before: new Set(), after: new Set() };
+// Checkpoints read for the chat's branches: about 15 turns of a one-node chat graph.
+const CHAT_HISTORY_PAGE = 50;

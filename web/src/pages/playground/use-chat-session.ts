@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useConnectionState } from "../../api/connection.js";
 import { ApiError, execute } from "../../api/graphql-client.js";
 import { subscribe } from "../../api/subscriptions.js";
 import {
@@ -49,6 +50,12 @@ export interface SessionRun {
   outcome: RunOutcomeQuery["run"] | null;
 }
 
+/** A checkpoint the chat shows instead of the thread's latest: another branch, or where an edit re-runs from. */
+export interface ChatView {
+  checkpointId: string;
+  values: unknown;
+}
+
 export interface RunOptions {
   strategy: MultitaskStrategy;
   /** Overlaid on the assistant's context for this run only. */
@@ -72,6 +79,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
   const [runs, setRuns] = useState<SessionRun[]>([]);
   const [pendingText, setPendingText] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  const [view, setView] = useState<ChatView | null>(null);
   const stream = useRef(emptyThreadStream());
 
   const updateRun = (runId: string, change: (run: SessionRun) => SessionRun) =>
@@ -98,6 +106,8 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
       ]);
       updateRun(runId, (run) => ({ ...run, isSettled: true, outcome: outcome?.run ?? null }));
       setPendingText(null);
+      // The run wrote the thread's newest checkpoint: the chat follows its branch.
+      setView(null);
     },
     [loadThread],
   );
@@ -195,6 +205,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     setRuns([]);
     setPendingText(null);
     setError(null);
+    setView(null);
   }, [threadIdFromUrl]);
 
   useEffect(() => {
@@ -210,6 +221,12 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     };
   }, [threadId, loadThread, follow]);
 
+  // Back after an outage: the "stream interrupted" error is over (the next run subscribes anew).
+  const { reconnects } = useConnectionState();
+  useEffect(() => {
+    if (reconnects > 0) setError((previous) => (previous?.code === "NETWORK" ? null : previous));
+  }, [reconnects]);
+
   useEffect(
     () => () => {
       stream.current.unsubscribe?.();
@@ -218,7 +235,12 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     [],
   );
 
-  const startRun = async (input: Pick<CreateRunInput, "input" | "command">, options: RunOptions): Promise<boolean> => {
+  /** Starts a run; on a shown branch (`view`) it continues that branch, forking the thread. */
+  const startRun = async (
+    input: Pick<CreateRunInput, "input" | "command">,
+    options: RunOptions,
+    fromCheckpoint: string | null = view?.checkpointId ?? null,
+  ): Promise<boolean> => {
     if (!assistantId) return false;
     setError(null);
     try {
@@ -235,6 +257,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
           ...input,
           threadId: id,
           assistantId,
+          checkpointId: fromCheckpoint,
           streamMode: STREAM_MODES,
           multitaskStrategy: options.strategy,
           context: options.context,
@@ -256,6 +279,15 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     return startRun({ input: { messages: [{ role: "user", content: text }] } }, options);
   };
   const sendInput = (input: unknown, options: RunOptions) => startRun({ input }, options);
+  /**
+   * An earlier message, edited: the graph runs again from the checkpoint before that message
+   * (`from`) with the new text, which starts a branch; the old one stays in the history.
+   */
+  const editMessage = (from: ChatView, text: string, options: RunOptions) => {
+    setView(from);
+    setPendingText(text);
+    return startRun({ input: { messages: [{ role: "user", content: text }] } }, options, from.checkpointId);
+  };
   const resume = (value: unknown, options: RunOptions) => startRun({ command: { resume: value } }, options);
   /** From a breakpoint: on to the end (or the next breakpoint), or one node at a time. */
   const continueRun = (options: RunOptions) => startRun({ input: null }, options);
@@ -272,7 +304,7 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
   // or one that ended but whose thread re-read has not arrived yet.
   const unsettled = runs.filter((run) => !run.isSettled);
   const shownRun = unsettled.find((run) => run.stream.phase !== "pending") ?? unsettled[0] ?? null;
-  const messages: ChatMessage[] = conversationOf(thread?.values ?? null, shownRun?.stream ?? null, pendingText);
+  const messages: ChatMessage[] = conversationOf(view ? view.values : (thread?.values ?? null), shownRun?.stream ?? null, pendingText);
   const interrupts: InterruptInfo[] =
     shownRun && shownRun.stream.interrupts.length > 0
       ? shownRun.stream.interrupts
@@ -296,6 +328,10 @@ export function useChatSession(assistantId: string | null, threadIdFromUrl: stri
     clearError: () => setError(null),
     sendMessage,
     sendInput,
+    editMessage,
+    view,
+    /** Shows another branch (null: the thread's latest); the next message continues it. */
+    showBranch: setView,
     resume,
     continueRun,
     step,

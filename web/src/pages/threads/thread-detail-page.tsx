@@ -148,7 +148,9 @@ export function ThreadDetailPage({ threadId }: { threadId: string }) {
           {messages.length > 0 ? <ChatTranscript messages={messages} /> : <p className="muted">The state holds no messages.</p>}
         </section>
       </div>
-      {assistantId && <GraphPanel assistantId={assistantId} activity={activity} height={360} />}
+      {assistantId && (
+        <GraphPanel assistantId={assistantId} activity={activity} height={360} threadId={thread.threadId} stepsRefreshKey={state?.checkpointId ?? ""} />
+      )}
       <ThreadRunsTable runs={thread.runs.edges.map((edge) => edge.node)} totalCount={thread.runs.totalCount} onChanged={detail.refetch} />
       <CheckpointHistory
         threadId={thread.threadId}
