@@ -17,6 +17,7 @@ import { CreateServerSecrets1763760091000 } from "../../migrations/1763760091000
 import { CreateCronFirings1763760093000 } from "../../migrations/1763760093000-create-cron-firings.js";
 import { DecideMultitaskOnEnqueue1763760095000 } from "../../migrations/1763760095000-decide-multitask-on-enqueue.js";
 import { CreateTraceFeedback1763760097500 } from "../../migrations/1763760097500-create-trace-feedback.js";
+import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-index-trace-run-tags.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   CreateCronFirings1763760093000,
   DecideMultitaskOnEnqueue1763760095000,
   CreateTraceFeedback1763760097500,
+  IndexTraceRunTags1763760099500,
 ];
