@@ -1,6 +1,5 @@
 import { Client } from "langsmith";
 import { RunTree } from "langsmith/run_trees";
-import { v4 as uuidv4 } from "uuid";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FilterTracesDocument, TraceProgressDocument, type FilterTracesQueryVariables } from "../graphql/generated/graphql.js";
 import { errorCode, executeOk, executeOperation } from "../graphql/helpers.js";
