@@ -155,6 +155,26 @@ describe("the trace waterfall", () => {
   });
 });
 
+describe("time to first token of Hangar's own graph runs", () => {
+  it("comes from the streamed model call's first chunk", async () => {
+    const { page, server } = fixture;
+    const { thread_id: threadId } = await server.client.threads.create({ metadata: { suite } });
+    let runId = "";
+    for await (const chunk of server.client.runs.stream(threadId, "agent", {
+      input: { messages: [{ role: "user", content: "Stream this back to me" }] },
+      streamMode: "messages-tuple",
+    })) {
+      if (chunk.event === "metadata") runId = (chunk.data as { run_id: string }).run_id;
+    }
+    await page.goto(`${server.url}/console/traces/${runId}`);
+    const firstToken = page.getByTestId("trace-first-token");
+    await firstToken.waitFor();
+    expect(await firstToken.textContent()).toMatch(/^(<1 ms|\d+ ms|\d+\.\d+ s)$/);
+    await page.getByTestId("trace-run-panel").getByText("First token").waitFor();
+    expect(fixture.pageErrors).toEqual([]);
+  });
+});
+
 describe("an interrupted graph run", () => {
   it("reads interrupted in the trace list and on its trace, not success", async () => {
     const { page, server } = fixture;
