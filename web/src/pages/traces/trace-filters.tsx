@@ -122,127 +122,124 @@ export function TraceFilters({ value, models, onChange, onRefresh }: TraceFilter
   const problems = filterProblems(value);
   return (
     <div className="trace-filters" role="search" aria-label="Trace filters">
-    <div className="toolbar toolbar-wrap">
-      <input
-        type="search"
-        className="search-input"
-        placeholder="Name contains"
-        aria-label="Search traces by name"
-        data-search
-        value={value.nameContains}
-        onChange={(event) => set("nameContains", event.target.value)}
-      />
-      <label className="inline-field">
-        Time
-        <select value={value.range} onChange={(event) => set("range", event.target.value as RangePreset)}>
-          <option value="1h">Last hour</option>
-          <option value="24h">Last 24 hours</option>
-          <option value="7d">Last 7 days</option>
-          <option value="30d">Last 30 days</option>
-          <option value="90d">Last 90 days</option>
-          <option value="custom">Custom…</option>
-        </select>
-      </label>
-      {value.range === "custom" && (
-        <>
-          <input type="datetime-local" aria-label="From" value={value.customFrom} onChange={(event) => set("customFrom", event.target.value)} />
-          <input type="datetime-local" aria-label="To" value={value.customTo} onChange={(event) => set("customTo", event.target.value)} />
-        </>
-      )}
-      <label className="inline-field">
-        Type
-        <select value={value.runType} onChange={(event) => set("runType", event.target.value)}>
-          <option value="">Any</option>
-          {RUN_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {type}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="inline-field">
-        Model
-        <select value={value.model} onChange={(event) => set("model", event.target.value)}>
-          <option value="">Any</option>
-          {models.map((model) => (
-            <option key={model} value={model}>
-              {model}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="inline-field">
-        Status
-        <select value={value.status} onChange={(event) => set("status", event.target.value as TraceFilterValues["status"])}>
-          <option value="any">Any</option>
-          <option value="error">Errors</option>
-          <option value="ok">No error</option>
-        </select>
-      </label>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={searchesRootsOnly(value)}
-          disabled={value.rootsOnly && !searchesRootsOnly(value)}
-          onChange={(event) => set("rootsOnly", event.target.checked)}
-        />
-        Whole traces only
-      </label>
-      <button type="button" className="button button-small" onClick={onRefresh}>
-        Refresh
-      </button>
-    </div>
-    <div className="toolbar toolbar-wrap">
-      <label className="inline-field">
-        Tags
+      <div className="toolbar toolbar-wrap">
         <input
           type="search"
-          placeholder="prod, chat"
-          value={value.tags}
-          onChange={(event) => set("tags", event.target.value)}
+          className="search-input"
+          placeholder="Name contains"
+          aria-label="Search traces by name"
+          data-search
+          value={value.nameContains}
+          onChange={(event) => set("nameContains", event.target.value)}
         />
-      </label>
-      <select aria-label="Tags to match" value={value.tagMode} onChange={(event) => set("tagMode", event.target.value as TraceFilterValues["tagMode"])}>
-        <option value="all">all of them</option>
-        <option value="any">any of them</option>
-      </select>
-      <label className="inline-field">
-        Metadata
-        <input
-          type="search"
-          placeholder="user_id=42 ticket=4711"
-          aria-invalid={problems.metadata !== null}
-          value={value.metadata}
-          onChange={(event) => set("metadata", event.target.value)}
-        />
-      </label>
-      <label className="inline-field">
-        Feedback
-        <input type="search" placeholder="key" value={value.feedbackKey} onChange={(event) => set("feedbackKey", event.target.value)} />
-      </label>
-      <input
-        className="score-input"
-        inputMode="decimal"
-        placeholder="min"
-        aria-label="Lowest feedback score"
-        aria-invalid={problems.score !== null && value.scoreMin.trim() !== "" && !Number.isFinite(Number(value.scoreMin))}
-        disabled={!value.feedbackKey.trim()}
-        value={value.scoreMin}
-        onChange={(event) => set("scoreMin", event.target.value)}
-      />
-      <input
-        className="score-input"
-        inputMode="decimal"
-        placeholder="max"
-        aria-label="Highest feedback score"
-        aria-invalid={problems.score !== null && value.scoreMax.trim() !== "" && !Number.isFinite(Number(value.scoreMax))}
-        disabled={!value.feedbackKey.trim()}
-        value={value.scoreMax}
-        onChange={(event) => set("scoreMax", event.target.value)}
-      />
+        <label className="inline-field">
+          Time
+          <select value={value.range} onChange={(event) => set("range", event.target.value as RangePreset)}>
+            <option value="1h">Last hour</option>
+            <option value="24h">Last 24 hours</option>
+            <option value="7d">Last 7 days</option>
+            <option value="30d">Last 30 days</option>
+            <option value="90d">Last 90 days</option>
+            <option value="custom">Custom…</option>
+          </select>
+        </label>
+        {value.range === "custom" && (
+          <>
+            <input type="datetime-local" aria-label="From" value={value.customFrom} onChange={(event) => set("customFrom", event.target.value)} />
+            <input type="datetime-local" aria-label="To" value={value.customTo} onChange={(event) => set("customTo", event.target.value)} />
+          </>
+        )}
+        <label className="inline-field">
+          Type
+          <select value={value.runType} onChange={(event) => set("runType", event.target.value)}>
+            <option value="">Any</option>
+            {RUN_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          Model
+          <select value={value.model} onChange={(event) => set("model", event.target.value)}>
+            <option value="">Any</option>
+            {models.map((model) => (
+              <option key={model} value={model}>
+                {model}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          Status
+          <select value={value.status} onChange={(event) => set("status", event.target.value as TraceFilterValues["status"])}>
+            <option value="any">Any</option>
+            <option value="error">Errors</option>
+            <option value="ok">No error</option>
+          </select>
+        </label>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={searchesRootsOnly(value)}
+            disabled={value.rootsOnly && !searchesRootsOnly(value)}
+            onChange={(event) => set("rootsOnly", event.target.checked)}
+          />
+          Whole traces only
+        </label>
+        <button type="button" className="button button-small" onClick={onRefresh}>
+          Refresh
+        </button>
+      </div>
+      <div className="toolbar toolbar-wrap">
+        <span className="filter-group">
+          <label className="inline-field">
+            Tags
+            <input type="search" placeholder="prod, chat" value={value.tags} onChange={(event) => set("tags", event.target.value)} />
+          </label>
+          <select aria-label="Tags to match" value={value.tagMode} onChange={(event) => set("tagMode", event.target.value as TraceFilterValues["tagMode"])}>
+            <option value="all">all of them</option>
+            <option value="any">any of them</option>
+          </select>
+        </span>
+        <label className="inline-field">
+          Metadata
+          <input
+            type="search"
+            placeholder="user_id=42"
+            aria-invalid={problems.metadata !== null}
+            value={value.metadata}
+            onChange={(event) => set("metadata", event.target.value)}
+          />
+        </label>
+        <span className="filter-group">
+          <label className="inline-field">
+            Feedback
+            <input type="search" placeholder="key" value={value.feedbackKey} onChange={(event) => set("feedbackKey", event.target.value)} />
+          </label>
+          <ScoreInput label="Lowest feedback score" placeholder="min" value={value.scoreMin} disabled={!value.feedbackKey.trim()} onChange={(next) => set("scoreMin", next)} />
+          <ScoreInput label="Highest feedback score" placeholder="max" value={value.scoreMax} disabled={!value.feedbackKey.trim()} onChange={(next) => set("scoreMax", next)} />
+        </span>
+      </div>
+      {problems.metadata && <p className="field-error">{problems.metadata}</p>}
+      {problems.score && <p className="field-error">{problems.score}</p>}
     </div>
-    {problems.metadata && <p className="field-error">{problems.metadata}</p>}
-    {problems.score && <p className="field-error">{problems.score}</p>}
-    </div>
+  );
+}
+
+/** A feedback score bound: a number, or empty for none; anything else is marked invalid. */
+function ScoreInput(props: { label: string; placeholder: string; value: string; disabled: boolean; onChange: (next: string) => void }) {
+  return (
+    <input
+      className="score-input"
+      inputMode="decimal"
+      placeholder={props.placeholder}
+      aria-label={props.label}
+      aria-invalid={props.value.trim() !== "" && !Number.isFinite(Number(props.value))}
+      disabled={props.disabled}
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+    />
   );
 }
