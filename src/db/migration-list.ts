@@ -22,6 +22,7 @@ import { AddTraceRunPriceTier1763760098100 } from "../../migrations/176376009810
 import { SeedModelPrices2026111763760098200 } from "../../migrations/1763760098200-seed-model-prices-2026-11.js";
 import { AddEncryptionContext1763760098800 } from "../../migrations/1763760098800-add-encryption-context.js";
 import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/1763760099000-index-trace-roots-by-start-time.js";
+import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-index-trace-run-tags.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   SeedModelPrices2026111763760098200,
   AddEncryptionContext1763760098800,
   IndexTraceRootsByStartTime1763760099000,
+  IndexTraceRunTags1763760099500,
 ];

@@ -15,6 +15,20 @@ export function traceRunStatus(
 }
 
 /**
+ * A trace's root run (the graph run) in Hangar's vocabulary. When a node calls interrupt(), the
+ * graph stops but LangGraph ends its root run as a success with the state so far (Pregel catches
+ * the GraphInterrupt its node threw); the trace waits for an answer, so a root that ended well in
+ * a trace where a run was interrupted is "interrupted", like that run.
+ */
+export function rootTraceRunStatus(
+  run: { status: string | null; error: string | null; endTime: string | null },
+  trace: { hasGraphInterrupt: boolean } | null,
+): string {
+  const status = traceRunStatus(run);
+  return status === "success" && trace?.hasGraphInterrupt ? "interrupted" : status;
+}
+
+/**
  * LangGraph's interrupt as a tracer writes it: LangChain JS appends the error's stack, whose first
  * line is `GraphInterrupt: …` or `NodeInterrupt: …`; Python's tracer writes the exception's repr,
  * `GraphInterrupt(…)`.

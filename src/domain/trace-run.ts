@@ -134,6 +134,14 @@ export interface TraceTree {
   roots: TraceRunNode[];
 }
 
+/** What a whole trace shows beyond its root run: read over every run of the trace. */
+export interface TraceProgress {
+  /** The earliest first token of any of its model calls; null when none streamed. */
+  firstTokenTime: CanonicalRunTime | null;
+  /** One of its runs stopped in a LangGraph interrupt (domain/trace-run-status.ts). */
+  hasGraphInterrupt: boolean;
+}
+
 /** Token and cost sums; costs are exact decimal strings ("0" when nothing was priced). */
 export interface UsageTotals {
   runCount: number;

@@ -12,7 +12,7 @@ import { threadsService } from "../services/threads.service.js";
 import { tracesService } from "../services/traces.service.js";
 import { traceFeedbackService } from "../services/trace-feedback.service.js";
 import type { TraceFeedback } from "../domain/trace-feedback.js";
-import type { TraceRun, UsageTotals } from "../domain/trace-run.js";
+import type { TraceProgress, TraceRun, UsageTotals } from "../domain/trace-run.js";
 
 /**
  * Per-request DataLoaders: one batched service call per kind of lookup and tick, so a page of N
@@ -40,6 +40,8 @@ export interface Loaders {
   traceRunFeedback: DataLoader<string, TraceFeedback[]>;
   /** Token and cost sums over every run of a trace (by trace id); null for a trace without runs. */
   traceTotals: DataLoader<string, UsageTotals | null>;
+  /** A trace's earliest first token and whether it stopped in an interrupt (by trace id); null without runs. */
+  traceProgress: DataLoader<string, TraceProgress | null>;
   /** Token and cost sums over the traces of a Hangar run (by run id); zeros when it has none. */
   hangarRunTotals: DataLoader<string, UsageTotals>;
   /** By cron id; null when it does not exist. */
@@ -94,6 +96,7 @@ export function createLoaders(services: ServiceContext): Loaders {
     traceRunChildIds: new DataLoader((ids) => tracesService.listChildIds(services, ids), byLowerCaseId),
     traceRunFeedback: new DataLoader((ids) => traceFeedbackService.listOfRuns(services, ids), byLowerCaseId),
     traceTotals: new DataLoader((ids) => tracesService.totalsForTraces(services, ids), byLowerCaseId),
+    traceProgress: new DataLoader((ids) => tracesService.progressOfTraces(services, ids), byLowerCaseId),
     hangarRunTotals: new DataLoader((ids) => tracesService.totalsForHangarRuns(services, ids), byLowerCaseId),
     cron: new DataLoader((ids) => cronsService.getMany(services, ids), byLowerCaseId),
     assistantCrons: new DataLoader((ids) => cronsService.listOf(services, "assistant", ids, OWNER_CRONS_LIMIT), byLowerCaseId),

@@ -8,10 +8,12 @@ import { countTraceRuns } from "../db/sql/count-trace-runs.js";
 import { selectTraceProjects } from "../db/sql/select-trace-projects.js";
 import { summarizeTraceUsage } from "../db/sql/summarize-trace-usage.js";
 import { rankExpensiveTraces } from "../db/sql/rank-expensive-traces.js";
+import { summarizeTraceProgress } from "../db/sql/summarize-trace-progress.js";
 import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import type { JsonObject } from "../domain/json.js";
 import { parseRunTime } from "../tracing/ingest/parse-run-time.js";
 import { inKeyOrder } from "./key-order.js";
+import { MAX_METADATA_ALTERNATIVES } from "./threads.service.js";
 import { requireOperator } from "./access-scope.js";
 import type { ServiceContext } from "./service-context.js";
 import { ingestTraceRuns, type IngestOptions } from "./traces/ingest-trace-runs.js";
@@ -21,6 +23,7 @@ import { decodeTraceCursor, encodeTraceCursor } from "./traces/trace-cursor.js";
 import type {
   IngestTraceRunsInput,
   RunTimeInput,
+  TraceProgress,
   TraceProject,
   TraceRun,
   TraceRunNode,
@@ -161,7 +164,7 @@ export const tracesService = {
     requireOperator(ctx, "Traces");
     const { limit, cursor, offset, order = "desc", startTimeFrom, startTimeTo, ...filter } = input;
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new InvalidInputError("limit must be 1..1000");
-    requireFilterIds(filter);
+    validateFilter(filter);
     const runs = await queryTraceRuns(
       ctx.db.dataSource.manager,
       {
@@ -180,7 +183,7 @@ export const tracesService = {
   async count(ctx: ServiceContext, input: Omit<QueryTraceRunsInput, "limit" | "cursor" | "offset" | "order">): Promise<number> {
     requireOperator(ctx, "Traces");
     const { startTimeFrom, startTimeTo, ...filter } = input;
-    requireFilterIds(filter);
+    validateFilter(filter);
     return countTraceRuns(ctx.db.dataSource.manager, {
       ...filter,
       startTimeFrom: optionalTime(startTimeFrom, "start_time"),
@@ -230,6 +233,14 @@ export const tracesService = {
   async totalsForTraces(ctx: ServiceContext, traceIds: readonly string[]): Promise<(UsageTotals | null)[]> {
     requireOperator(ctx, "Traces");
     return totalsByKey(ctx, "trace", traceIds);
+  },
+
+  /** For DataLoaders: each trace's first token and interrupt, in key order; null for traces without runs. */
+  async progressOfTraces(ctx: ServiceContext, traceIds: readonly string[]): Promise<(TraceProgress | null)[]> {
+    requireOperator(ctx, "Traces");
+    const valid = traceIds.filter((id) => UUID.test(id)).map((id) => id.toLowerCase());
+    const progress = await summarizeTraceProgress(ctx.db.dataSource.manager, valid);
+    return traceIds.map((id) => progress.get(id.toLowerCase()) ?? null);
   },
 
   /** For DataLoaders: sums over the traces of each Hangar run (extra.metadata.run_id), in key order. */
@@ -287,7 +298,11 @@ function requireLimit(limit: number, max: number, argument: string): number {
   return limit;
 }
 
-function requireFilterIds(filter: TraceRunFilter): void {
+function validateFilter(filter: TraceRunFilter): void {
+  const alternatives = filter.metadataAnyOf?.length;
+  if (alternatives !== undefined && (alternatives === 0 || alternatives > MAX_METADATA_ALTERNATIVES)) {
+    throw new InvalidInputError(`metadataAnyOf must list 1 to ${MAX_METADATA_ALTERNATIVES} objects, got ${alternatives}`);
+  }
   requireUuids(filter.ids ?? [], "id");
   requireUuids([filter.traceId], "trace_id");
   requireUuids([filter.parentRunId], "parent_run_id");

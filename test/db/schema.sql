@@ -694,6 +694,8 @@ CREATE INDEX trace_runs_root_start_time_idx ON public.trace_runs USING btree (st
 
 CREATE INDEX trace_runs_start_time_idx ON public.trace_runs USING btree (start_time DESC, id DESC);
 
+CREATE INDEX trace_runs_tags_idx ON public.trace_runs USING gin (tags);
+
 CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_id, start_time) WHERE (thread_id IS NOT NULL);
 
 CREATE INDEX trace_runs_trace_id_idx ON public.trace_runs USING btree (trace_id, dotted_order);

@@ -30,13 +30,18 @@ export interface TraceRunFilter {
   startTimeTo?: string;
   /** extra.metadata must contain this object (jsonb @>). */
   metadata?: JsonObject;
+  /** extra.metadata must contain at least one of these objects. */
+  metadataAnyOf?: JsonObject[];
+  /** Every one of these tags (GIN index on tags). */
   tags?: string[];
+  /** At least one of these tags. */
+  tagsAny?: string[];
   /**
-   * A feedback with this key (and, when given, a score within the bounds, inclusive) on the run
-   * itself, or with `inTrace` on any run of its trace (a trace search finds a trace whose LLM call
-   * was judged).
+   * A feedback with this key (and, when given, a score within the bounds: min/max inclusive,
+   * above/below exclusive) on the run itself, or with `inTrace` on any run of its trace (a trace
+   * search finds a trace whose LLM call was judged).
    */
-  feedback?: { key: string; scoreMin?: number; scoreMax?: number; inTrace?: boolean };
+  feedback?: { key: string; scoreMin?: number; scoreMax?: number; scoreAbove?: number; scoreBelow?: number; inTrace?: boolean };
 }
 
 export interface TraceRunPageRequest {
@@ -104,7 +109,17 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
   if (filter.startTimeTo) add((ref) => `start_time < ${ref}::timestamptz`, filter.startTimeTo);
   // Spelled exactly like the GIN index expression so the planner can use it.
   if (filter.metadata) add((ref) => `(extra -> 'metadata') @> ${ref}::jsonb`, JSON.stringify(filter.metadata));
+  if (filter.metadataAnyOf) {
+    // One containment per alternative, OR-ed: each can use the GIN index (a BitmapOr), which
+    // `@> ANY(array)` cannot.
+    const alternatives = filter.metadataAnyOf.map((alternative) => {
+      params.push(JSON.stringify(alternative));
+      return `(extra -> 'metadata') @> $${params.length}::jsonb`;
+    });
+    conditions.push(`(${alternatives.join(" OR ")})`);
+  }
   if (filter.tags) add((ref) => `tags @> ${ref}::text[]`, filter.tags);
+  if (filter.tagsAny) add((ref) => `tags && ${ref}::text[]`, filter.tagsAny);
   if (filter.feedback) conditions.push(feedbackCondition(filter.feedback, params));
   return conditions;
 }
@@ -113,13 +128,16 @@ export function traceRunConditions(filter: TraceRunFilter, params: unknown[]): s
 function feedbackCondition(feedback: NonNullable<TraceRunFilter["feedback"]>, params: unknown[]): string {
   params.push(feedback.key);
   const parts = [feedback.inTrace ? `f.trace_id = trace_runs.trace_id` : `f.run_id = trace_runs.id`, `f.key = $${params.length}`];
-  if (feedback.scoreMin !== undefined) {
-    params.push(feedback.scoreMin);
-    parts.push(`f.score >= $${params.length}::numeric`);
-  }
-  if (feedback.scoreMax !== undefined) {
-    params.push(feedback.scoreMax);
-    parts.push(`f.score <= $${params.length}::numeric`);
+  const bounds = [
+    [feedback.scoreMin, ">="],
+    [feedback.scoreMax, "<="],
+    [feedback.scoreAbove, ">"],
+    [feedback.scoreBelow, "<"],
+  ] as const;
+  for (const [bound, operator] of bounds) {
+    if (bound === undefined) continue;
+    params.push(bound);
+    parts.push(`f.score ${operator} $${params.length}::numeric`);
   }
   return `EXISTS (SELECT 1 FROM trace_feedback f WHERE ${parts.join(" AND ")})`;
 }

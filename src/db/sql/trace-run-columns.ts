@@ -5,7 +5,7 @@ import type { TraceRun, TraceRunRecord } from "../../domain/trace-run.js";
  * Times are selected as canonical text with microseconds: node-postgres would parse timestamptz
  * into a Date and drop them.
  */
-const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const utc = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /** The verbatim (record) columns, as select-list expressions aliased to their column names. */
 export const TRACE_RECORD_SELECT = [

@@ -231,6 +231,7 @@ function runQueryV2FromWire(request: z.infer<typeof RunQueryV2Request>): QueryTr
     sessionNames: dsl.sessionName ? [dsl.sessionName] : undefined,
     tags: dsl.tags,
     metadata: dsl.metadata && Object.keys(dsl.metadata).length ? dsl.metadata : undefined,
+    feedback: dsl.feedback,
     startTimeFrom: request.min_start_time ?? dsl.startTimeFrom,
     startTimeTo: request.max_start_time ?? dsl.startTimeTo,
     limit: request.page_size,
@@ -263,6 +264,7 @@ function runQueryFromWire(request: z.infer<typeof BodyParamsForRunSchema>): Quer
     sessionNames,
     tags: request.tags ?? dsl.tags,
     metadata: Object.keys(metadata).length ? metadata : undefined,
+    feedback: dsl.feedback,
     // start_time/end_time bound the runs' START time: [start_time, end_time).
     startTimeFrom: request.start_time ?? dsl.startTimeFrom,
     startTimeTo: request.end_time ?? dsl.startTimeTo,

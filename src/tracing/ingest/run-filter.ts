@@ -4,8 +4,9 @@ import { parseRunTime } from "./parse-run-time.js";
 /**
  * The subset of LangSmith's run filter language that maps onto the trace store's indexed
  * filters: `and(...)` of `eq(field, value)`, `has(tags, "x")`, `gte|gt|lte|lt(start_time, "<time>")`
- * and the metadata pair `and(eq(metadata_key, "k"), eq(metadata_value, "v"))`. Anything else is
- * refused with a message naming it, so a filter is never silently ignored.
+ * the metadata pair `and(eq(metadata_key, "k"), eq(metadata_value, "v"))` and feedback on the run:
+ * `eq(feedback_key, "k")`, optionally with `eq|gte|gt|lte|lt(feedback_score, n)` in the same and().
+ * Anything else is refused with a message naming it, so a filter is never silently ignored.
  */
 export interface ParsedRunFilter {
   name?: string;
@@ -24,6 +25,17 @@ export interface ParsedRunFilter {
   startTimeFrom?: string;
   startTimeTo?: string;
   metadata?: JsonObject;
+  /** A feedback on the run with this key and, when bounds are given, a score within them. */
+  feedback?: RunFeedbackFilter;
+}
+
+/** Score bounds: min/max inclusive, above/below exclusive (gt and lt). */
+export interface RunFeedbackFilter {
+  key: string;
+  scoreMin?: number;
+  scoreMax?: number;
+  scoreAbove?: number;
+  scoreBelow?: number;
 }
 
 export class RunFilterError extends Error {}
@@ -46,12 +58,22 @@ const EQ_FIELDS: Record<string, keyof ParsedRunFilter> = {
   error: "hasError",
 };
 
+// Which feedback score bounds each comparison sets (eq: both, inclusive).
+const SCORE_BOUNDS: Record<string, (keyof RunFeedbackFilter)[]> = {
+  eq: ["scoreMin", "scoreMax"],
+  gte: ["scoreMin"],
+  gt: ["scoreAbove"],
+  lte: ["scoreMax"],
+  lt: ["scoreBelow"],
+};
+
 export function parseRunFilter(text: string): ParsedRunFilter {
   const parser = new FilterParser(text);
   const node = parser.parseCall();
   parser.expectEnd();
   const filter: ParsedRunFilter = {};
   apply(node, filter);
+  if (filter.feedback && filter.feedback.key === undefined) throw new RunFilterError("feedback_score needs an eq(feedback_key, ...) in the same and()");
   return filter;
 }
 
@@ -76,12 +98,19 @@ function apply(node: Node, filter: ParsedRunFilter): void {
   if (node.args.length !== 2 || typeof field !== "string" || typeof value === "object") {
     throw new RunFilterError(`${node.call}() takes a field and a value`);
   }
-  if (node.call === "eq" && EQ_FIELDS[field]) {
+  if (node.call === "eq" && Object.hasOwn(EQ_FIELDS, field)) {
     const isFlag = field === "is_root" || field === "error";
     if (typeof value !== (isFlag ? "boolean" : "string")) {
       throw new RunFilterError(`eq(${field}, ...) takes ${isFlag ? "true or false" : "a string"}`);
     }
     (filter as Record<string, unknown>)[EQ_FIELDS[field]] = value;
+  } else if (node.call === "eq" && field === "feedback_key") {
+    if (typeof value !== "string") throw new RunFilterError("eq(feedback_key, ...) takes a string");
+    filter.feedback = { ...filter.feedback, key: value };
+  } else if (field === "feedback_score" && Object.hasOwn(SCORE_BOUNDS, node.call)) {
+    if (typeof value !== "number") throw new RunFilterError(`${node.call}(feedback_score, ...) takes a number`);
+    const bounds = SCORE_BOUNDS[node.call].map((bound) => [bound, value]);
+    filter.feedback = { ...filter.feedback, ...Object.fromEntries(bounds) } as RunFeedbackFilter;
   } else if (node.call === "has" && field === "tags" && typeof value === "string") {
     filter.tags = [...(filter.tags ?? []), value];
   } else if (["gte", "gt", "lte", "lt"].includes(node.call) && field === "start_time") {

@@ -292,6 +292,15 @@ export type ThreadStatus =
   | 'IDLE'
   | 'INTERRUPTED';
 
+/** Runs with a feedback under this key (and score range, inclusive). */
+export type TraceFeedbackFilter = {
+  /** The feedback may be on any run of the run's trace (true: a trace whose LLM call was judged matches), or must be on the run itself. */
+  anyRunOfTrace?: boolean | null | undefined;
+  key: string;
+  scoreMax?: number | null | undefined;
+  scoreMin?: number | null | undefined;
+};
+
 export type UpdateAssistantInput = {
   /** An assistant UUID, or a deployed graph's name (meaning that graph's system assistant). */
   assistantId: string;
@@ -692,7 +701,7 @@ export type RenderedMessageFragment = { role: MessageRole, name: string | null, 
     | { __typename: 'UnknownBlock', original: unknown }
   > };
 
-export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
+export type TraceRowFragment = { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, tags: Array<string>, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null };
 
 export type TraceListQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -704,10 +713,14 @@ export type TraceListQueryVariables = Exact<{
   hasError?: boolean | null | undefined;
   startTimeFrom?: string | null | undefined;
   startTimeTo?: string | null | undefined;
+  tags?: Array<string> | string | null | undefined;
+  tagsAny?: Array<string> | string | null | undefined;
+  metadataAnyOf?: Array<Record<string, unknown>> | Record<string, unknown> | null | undefined;
+  feedback?: TraceFeedbackFilter | null | undefined;
 }>;
 
 
-export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
+export type TraceListQuery = { traces: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, traceId: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, hangarRunId: string | null, threadId: string | null, tags: Array<string>, usage: { totalTokens: number | null } | null, cost: { totalCost: string | null } | null, totals: { runCount: number, modelNames: Array<string>, usage: { totalTokens: number | null }, cost: { totalCost: string | null } } | null } }> } };
 
 export type UsageByDayAndModelQueryVariables = Exact<{
   from: string;
@@ -723,7 +736,7 @@ export type TraceTreeQueryVariables = Exact<{
 }>;
 
 
-export type TraceTreeQuery = { trace: { traceId: string, totals: { runCount: number, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null }, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } }, runs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, parentRunId: string | null, dottedOrder: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, modelName: string | null, error: string | null, hangarRunId: string | null, threadId: string | null, assistantId: string | null, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null } }> } } };
+export type TraceTreeQuery = { trace: { traceId: string, timeToFirstTokenMs: number | null, totals: { runCount: number, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null }, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } }, runs: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { traceRunId: string, parentRunId: string | null, dottedOrder: string | null, name: string | null, runType: string | null, status: string, startTime: string, latencyMs: number | null, timeToFirstTokenMs: number | null, modelName: string | null, error: string | null, hangarRunId: string | null, threadId: string | null, assistantId: string | null, usage: { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null } | null, cost: { promptCost: string | null, completionCost: string | null, totalCost: string | null, promptCostDetails: unknown, completionCostDetails: unknown, source: CostSource | null } | null } }> } } };
 
 export type TraceRunDetailQueryVariables = Exact<{
   traceRunId: string;
@@ -1055,9 +1068,11 @@ export const TraceRowFragmentDoc = new TypedDocumentString(`
   status
   startTime
   latencyMs
+  timeToFirstTokenMs
   modelName
   hangarRunId
   threadId
+  tags
   usage {
     totalTokens
   }
@@ -1914,7 +1929,7 @@ export const UpdateTraceFeedbackDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<UpdateTraceFeedbackMutation, UpdateTraceFeedbackMutationVariables>;
 export const TraceListDocument = new TypedDocumentString(`
-    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $nameContains: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime) {
+    query TraceList($first: Int, $after: String, $rootsOnly: Boolean, $runType: String, $nameContains: String, $model: String, $hasError: Boolean, $startTimeFrom: DateTime, $startTimeTo: DateTime, $tags: [String!], $tagsAny: [String!], $metadataAnyOf: [JSONObject!], $feedback: TraceFeedbackFilter) {
   traces(
     first: $first
     after: $after
@@ -1925,6 +1940,10 @@ export const TraceListDocument = new TypedDocumentString(`
     hasError: $hasError
     startTimeFrom: $startTimeFrom
     startTimeTo: $startTimeTo
+    tags: $tags
+    tagsAny: $tagsAny
+    metadataAnyOf: $metadataAnyOf
+    feedback: $feedback
   ) {
     totalCount
     pageInfo {
@@ -1946,9 +1965,11 @@ export const TraceListDocument = new TypedDocumentString(`
   status
   startTime
   latencyMs
+  timeToFirstTokenMs
   modelName
   hangarRunId
   threadId
+  tags
   usage {
     totalTokens
   }
@@ -1983,6 +2004,7 @@ export const TraceTreeDocument = new TypedDocumentString(`
     query TraceTree($traceId: ID!, $after: String) {
   trace(traceId: $traceId) {
     traceId
+    timeToFirstTokenMs
     totals {
       runCount
       usage {
@@ -2008,6 +2030,7 @@ export const TraceTreeDocument = new TypedDocumentString(`
           status
           startTime
           latencyMs
+          timeToFirstTokenMs
           modelName
           error
           hangarRunId

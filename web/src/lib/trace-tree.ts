@@ -31,9 +31,7 @@ export function layoutTraceTree<T extends TraceRunLike>(runs: readonly T[]): Tra
   }
   for (const siblings of childrenOf.values()) siblings.sort(executionOrder);
 
-  const starts = runs.map((run) => Date.parse(run.startTime));
-  const traceStart = Math.min(...starts);
-  const span = Math.max(1, ...runs.map((run, index) => starts[index] + (run.latencyMs ?? 0) - traceStart));
+  const { startMs: traceStart, spanMs: span } = traceSpan(runs);
 
   const rows: TraceTreeRow<T>[] = [];
   const visit = (run: T, depth: number) => {
@@ -53,6 +51,14 @@ export function layoutTraceTree<T extends TraceRunLike>(runs: readonly T[]): Tra
   const shown = new Set(rows.map((row) => row.run.traceRunId));
   for (const run of runs) if (!shown.has(run.traceRunId)) rows.push({ run, depth: 0, hasChildren: false, offset: 0, width: 0.004 });
   return rows;
+}
+
+/** When the trace's first run started (epoch ms) and how long until its last one ended (at least 1 ms). */
+export function traceSpan(runs: readonly TraceRunLike[]): { startMs: number; spanMs: number } {
+  const starts = runs.map((run) => Date.parse(run.startTime));
+  const startMs = Math.min(...starts);
+  const spanMs = Math.max(1, ...runs.map((run, index) => starts[index] + (run.latencyMs ?? 0) - startMs));
+  return { startMs, spanMs };
 }
 
 function executionOrder(a: TraceRunLike, b: TraceRunLike): number {

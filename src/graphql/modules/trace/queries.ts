@@ -40,6 +40,11 @@ async function resolveTraceRunPage(ctx: GraphqlContext, args: DefaultConnectionA
   return { ...connection, totalCount: () => (total ??= tracesService.count(ctx.services, filter)) };
 }
 
+/** An empty tag list filters nothing (rather than matching no run or every run). */
+function nonEmpty(values: readonly string[] | null | undefined): string[] | undefined {
+  return values && values.length > 0 ? [...values] : undefined;
+}
+
 /** The tree's runs and child lists go into the request's loaders: walking the tree costs no query. */
 function primeLoaders(ctx: GraphqlContext, tree: TraceTree): TraceTree {
   const childIds = new Map<string, string[]>(tree.runs.map((run) => [run.id, []]));
@@ -72,6 +77,12 @@ builder.queryFields((t) => ({
         assistantId: t.arg.id(),
         traceId: t.arg.id(),
         metadata: t.arg({ type: "JSONObject", description: "extra.metadata containing these keys and values." }),
+        metadataAnyOf: t.arg({
+          type: ["JSONObject"],
+          description: "extra.metadata containing at least one of these objects (1 to 64), as threads' metadataAnyOf.",
+        }),
+        tags: t.arg.stringList({ description: "Runs carrying every one of these tags." }),
+        tagsAny: t.arg.stringList({ description: "Runs carrying at least one of these tags." }),
         feedback: t.arg({ type: TraceFeedbackFilterInput }),
       },
       resolve: (_root, args, ctx) =>
@@ -89,6 +100,9 @@ builder.queryFields((t) => ({
           assistantId: omitNull(args.assistantId),
           traceId: omitNull(args.traceId),
           metadata: omitNull(args.metadata),
+          metadataAnyOf: omitNull(args.metadataAnyOf),
+          tags: nonEmpty(args.tags),
+          tagsAny: nonEmpty(args.tagsAny),
           feedback: args.feedback
             ? {
                 key: args.feedback.key,

@@ -1,7 +1,8 @@
 import type { TraceRun, TraceTree, UsageTotals } from "../../../domain/trace-run.js";
-import { graphInterruptValues, traceRunStatus } from "../../../domain/trace-run-status.js";
+import { graphInterruptValues, rootTraceRunStatus, traceRunStatus } from "../../../domain/trace-run-status.js";
 import { runTimeToEpochMs, type CanonicalRunTime } from "../../../tracing/ingest/parse-run-time.js";
 import { builder } from "../../builder.js";
+import type { GraphqlContext } from "../../context.js";
 import { resolveListPage } from "../../pagination.js";
 import { RenderedMessagesRef } from "./rendered.js";
 import { CostRef, costOfRun, TokenUsageRef, UsageTotalsRef, usageOfRun } from "./usage.js";
@@ -21,6 +22,20 @@ function dateOf(time: CanonicalRunTime | null): Date | null {
   return time === null ? null : new Date(runTimeToEpochMs(time));
 }
 
+/** A root run's trace, read over all its runs (batched per request); null for other runs. */
+async function traceProgressOf(run: TraceRun, ctx: GraphqlContext) {
+  return run.parentRunId === null && run.traceId ? ctx.loaders.traceProgress.load(run.traceId) : null;
+}
+
+/**
+ * Milliseconds from the run's start to its first streamed token: its own new_token events, else
+ * on a trace's root the earliest first token of any model call in the trace.
+ */
+async function timeToFirstTokenOf(run: TraceRun, ctx: GraphqlContext): Promise<number | null> {
+  const firstTokenTime = run.firstTokenTime ?? (await traceProgressOf(run, ctx))?.firstTokenTime ?? null;
+  return firstTokenTime === null ? null : epochMsOf(firstTokenTime) - epochMsOf(run.startTime);
+}
+
 builder.node(TraceRunRef, {
   description:
     "One recorded run of a trace (an LLM call, chain, tool …), as ingested through /tracing or recorded by " +
@@ -38,8 +53,11 @@ builder.node(TraceRunRef, {
       description: "llm, chain, tool, retriever, embedding, prompt, parser …",
     }),
     status: t.string({
-      description: "As sent; else interrupted (a LangGraph interrupt()), error, success (ended) or pending.",
-      resolve: (run) => traceRunStatus(run),
+      description:
+        "As sent; else interrupted (a LangGraph interrupt(); on a trace's root: one of its runs was), error, " +
+        "success (ended) or pending.",
+      resolve: async (run, _args, ctx) =>
+        run.parentRunId === null ? rootTraceRunStatus(run, await traceProgressOf(run, ctx)) : traceRunStatus(run),
     }),
     startTime: t.field({
       type: "DateTime",
@@ -60,7 +78,8 @@ builder.node(TraceRunRef, {
     }),
     timeToFirstTokenMs: t.float({
       nullable: true,
-      resolve: (run) => (run.firstTokenTime === null ? null : epochMsOf(run.firstTokenTime) - epochMsOf(run.startTime)),
+      description: "firstTokenTime - startTime; on a trace's root without its own: to the trace's earliest first token.",
+      resolve: (run, _args, ctx) => timeToFirstTokenOf(run, ctx),
     }),
     inputs: t.field({ type: "JSON", nullable: true, resolve: (run) => run.inputs ?? null }),
     outputs: t.field({ type: "JSON", nullable: true, resolve: (run) => run.outputs ?? null }),
@@ -145,6 +164,14 @@ builder.objectType(TraceRef, {
       { name: "TraceRunListConnection" },
       { name: "TraceRunListEdge" },
     ),
+    timeToFirstTokenMs: t.float({
+      nullable: true,
+      description: "From the root's start to the earliest first token of any model call in the trace; null when none streamed.",
+      resolve: (tree, _args, ctx) => {
+        const root = tree.runs.find((run) => run.id === tree.traceId) ?? tree.roots[0]?.run;
+        return root ? timeToFirstTokenOf(root, ctx) : null;
+      },
+    }),
     totals: t.field({
       type: UsageTotalsRef,
       description: "Sums over every run of the trace (batched).",

@@ -5,7 +5,7 @@ import { TimeAgo } from "../../components/time-ago.js";
 import { TraceTreeDocument } from "../../generated/graphql.js";
 import { formatLatency, formatTokens, formatUsd, countOf } from "../../lib/format.js";
 import { routePath } from "../../lib/routes.js";
-import { layoutTraceTree } from "../../lib/trace-tree.js";
+import { layoutTraceTree, traceSpan } from "../../lib/trace-tree.js";
 import { Link, navigate } from "../../router.js";
 import { ModelCallsTable } from "./model-calls-table.js";
 import { TraceRunPanel } from "./trace-run-panel.js";
@@ -52,6 +52,10 @@ export function TraceDetailPage({ traceId, selectedRunId }: { traceId: string; s
           <dd>{formatLatency(root?.latencyMs)}</dd>
         </div>
         <div className="stat">
+          <dt>First token</dt>
+          <dd data-testid="trace-first-token">{formatLatency(trace.timeToFirstTokenMs)}</dd>
+        </div>
+        <div className="stat">
           <dt>Runs</dt>
           <dd>{totals.runCount}</dd>
         </div>
@@ -72,7 +76,7 @@ export function TraceDetailPage({ traceId, selectedRunId }: { traceId: string; s
       </dl>
       <ErrorBanner error={tree.error} onRetry={tree.refetch} />
       <div className="trace-layout">
-        <TraceWaterfall rows={rows} selectedId={selected?.traceRunId ?? null} onSelect={select} />
+        <TraceWaterfall rows={rows} spanMs={traceSpan(runs).spanMs} selectedId={selected?.traceRunId ?? null} onSelect={select} />
         {selected && <TraceRunPanel key={selected.traceRunId} traceRunId={selected.traceRunId} />}
       </div>
       {trace.runs.pageInfo.hasNextPage && (

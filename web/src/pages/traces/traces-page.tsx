@@ -10,7 +10,9 @@ import { formatLatency, formatTokens, formatUsd, countOf } from "../../lib/forma
 import { routePath } from "../../lib/routes.js";
 import { Link } from "../../router.js";
 import { CostChart } from "./cost-chart.js";
-import { DEFAULT_FILTERS, listVariables, TraceFilters, timeWindow, } from "./trace-filters.js";
+import { DEFAULT_FILTERS, listVariables, TraceFilters, timeWindow, type TraceFilterValues } from "./trace-filters.js";
+
+type TypedFilter = "nameContains" | "tags" | "metadata" | "feedbackKey" | "scoreMin" | "scoreMax";
 
 // Kept for the page's lifetime, so coming back from a trace finds the list as it was left.
 let rememberedFilters = DEFAULT_FILTERS;
@@ -20,9 +22,12 @@ export function TracesPage() {
   const [filters, setFilters] = useState(rememberedFilters);
   const [refreshedAt, setRefreshedAt] = useState(() => new Date());
   const period = useMemo(() => timeWindow(filters, refreshedAt), [filters, refreshedAt]);
-  // The name is searched on the server: ask once typing pauses, not on every keystroke.
-  const nameContains = useDebounced(filters.nameContains, 250);
-  const variables = listVariables({ ...filters, nameContains }, period);
+  // Typed searches go to the server: ask once typing pauses, not on every keystroke.
+  const { nameContains, tags, metadata, feedbackKey, scoreMin, scoreMax } = filters;
+  const typed: Pick<TraceFilterValues, TypedFilter> = JSON.parse(
+    useDebounced(JSON.stringify({ nameContains, tags, metadata, feedbackKey, scoreMin, scoreMax }), 250),
+  );
+  const variables = listVariables({ ...filters, ...typed }, period);
   const list = useQuery(TraceListDocument, variables);
   const usage = useQuery(UsageByDayAndModelDocument, { from: period.from.toISOString(), to: period.to.toISOString() });
   const [morePages, setMorePages] = useState<{ rows: TraceRowFragment[]; cursor: string | null; error: ApiError | null }>({
@@ -73,6 +78,7 @@ export function TracesPage() {
                 <th>Status</th>
                 <th>Started</th>
                 <th className="numeric">Latency</th>
+                <th className="numeric" title="Time to first token">First token</th>
                 <th className="numeric">Tokens</th>
                 <th className="numeric">Cost</th>
                 <th>Model</th>
@@ -104,6 +110,7 @@ export function TracesPage() {
                     <TimeAgo iso={row.startTime} />
                   </td>
                   <td className="numeric">{formatLatency(row.latencyMs)}</td>
+                  <td className="numeric" data-testid="trace-first-token">{formatLatency(row.timeToFirstTokenMs)}</td>
                   <td className="numeric">{formatTokens(row.totals?.usage.totalTokens ?? row.usage?.totalTokens)}</td>
                   <td className="numeric">{formatUsd(row.totals?.cost.totalCost ?? row.cost?.totalCost)}</td>
                   <td className="muted">{row.modelName ?? (row.totals?.modelNames.length ? row.totals.modelNames.join(", ") : "—")}</td>
@@ -115,7 +122,7 @@ export function TracesPage() {
       )}
       {firstPage && (
         <p className="muted small">
-          {countOf(firstPage.totalCount, "trace")} {nameContains.trim() ? `whose name contains “${nameContains.trim()}”` : "in total"}.
+          {countOf(firstPage.totalCount, "trace")} {typed.nameContains.trim() ? `whose name contains “${typed.nameContains.trim()}”` : "in total"}.
         </p>
       )}
       {hasMore && (
