@@ -141,8 +141,7 @@ export class RunSignals {
     return this.on("webhooks-queued", listener);
   }
 
-  // `any`: EventEmitter listeners are untyped.
-  private on(name: string, listener: (...args: any[]) => void): () => void {
+  private on<Args extends unknown[]>(name: string, listener: (...args: Args) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }
