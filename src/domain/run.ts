@@ -1,6 +1,6 @@
 import type { Assistant } from "./assistant.js";
 import { newId } from "./ids.js";
-import type { JsonObject } from "./json.js";
+import { type JsonObject, jsonObjectOrEmpty } from "./json.js";
 import type { RunCommand } from "./run-command.js";
 
 export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
@@ -126,8 +126,8 @@ export function mergeRunConfig(assistantConfig: JsonObject, runConfig: JsonObjec
   return {
     ...assistantConfig,
     ...runConfig,
-    configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
-    metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
+    configurable: { ...jsonObjectOrEmpty(assistantConfig.configurable), ...jsonObjectOrEmpty(runConfig.configurable) },
+    metadata: { ...jsonObjectOrEmpty(assistantConfig.metadata), ...jsonObjectOrEmpty(runConfig.metadata) },
   };
 }
 

@@ -3,6 +3,7 @@ import { AssistantEntity } from "../db/entities/assistant.entity.js";
 import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
 import { selectAssistant } from "../db/sql/select-assistant.js";
+import { rowValues } from "../db/row-values.js";
 import { withTransaction } from "../db/tx.js";
 import {
   SYSTEM_CREATOR,
@@ -131,7 +132,7 @@ export const assistantsService = {
     const assistantId = input.assistantId?.toLowerCase() ?? newId();
     const request = { ...assistantRequest(assistantId, input), if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "assistants", "create", request);
-    input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+    input = { ...input, metadata: stampedMetadata(request) ?? {} };
     const now = ctx.now();
     const assistant: Assistant = {
       assistantId,
@@ -150,7 +151,7 @@ export const assistantsService = {
         .createQueryBuilder()
         .insert()
         .into(AssistantEntity)
-        .values(assistant)
+        .values(rowValues<Assistant>(assistant))
         .orIgnore()
         .returning("assistant_id")
         .execute();
@@ -158,7 +159,7 @@ export const assistantsService = {
         if (input.ifExists === "do_nothing") return loadAssistant(manager, assistantId, { scope });
         throw new ConflictError(`Assistant '${assistantId}' already exists`);
       }
-      await manager.insert(AssistantVersionEntity, versionOf(assistant, now));
+      await manager.insert(AssistantVersionEntity, rowValues(versionOf(assistant, now)));
       return assistant;
     });
     ctx.streaming.signals.assistantsChanged();
@@ -194,7 +195,7 @@ export const assistantsService = {
     const request = assistantRequest(assistantId, input);
     const scope = await scopeOf(ctx, "assistants", "update", request);
     const stamped = stampedMetadata(request);
-    input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? (stamped as JsonObject) : input.metadata };
+    input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? stamped : input.metadata };
     const updated = await withTransaction(ctx.db, async (manager) => {
       const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const [{ max }] = await manager.query(
@@ -213,7 +214,7 @@ export const assistantsService = {
         version: (max ?? active.version) + 1,
         updatedAt: now,
       };
-      await manager.insert(AssistantVersionEntity, versionOf(updated, now));
+      await manager.insert(AssistantVersionEntity, rowValues(versionOf(updated, now)));
       await manager.save(AssistantEntity, updated);
       return updated;
     });

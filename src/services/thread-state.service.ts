@@ -1,10 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { EntityManager } from "typeorm";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { rowValues } from "../db/row-values.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
-import { isJsonObject, type JsonObject } from "../domain/json.js";
+import { isJsonObject, type JsonObject, jsonObjectOrEmpty } from "../domain/json.js";
 import { mergeRunConfig, type Run } from "../domain/run.js";
 import type { Thread, ThreadStatus } from "../domain/thread.js";
 import {
@@ -229,7 +230,7 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOut
   const settled = describeSettledThread(await readState(ctx, thread, {}, {}, tx), outcome);
   const now = ctx.now();
   const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
-  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, changes);
+  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, rowValues<Thread>(changes));
   return { ...thread, ...changes };
 }
 
@@ -239,7 +240,7 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOut
  */
 async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunOutcome): Promise<SettledThread> {
   const { graphId, config } = run.kwargs;
-  const configurable = { ...(config.configurable as JsonObject | undefined), thread_id: run.threadId, graph_id: graphId };
+  const configurable = { ...jsonObjectOrEmpty(config.configurable), thread_id: run.threadId, graph_id: graphId };
   const graph: StatefulGraph = await ctx.graphs.resolve(graphId, {
     config: { ...config, configurable },
     checkpointer: ctx.db.checkpointer,
