@@ -86,7 +86,7 @@ export interface Run {
 }
 
 /** A run as join answers it: its status and error, and the values it left on its thread. */
-export interface RunOutcome {
+export interface RunStatusAndValues {
   threadId: string;
   status: RunStatus;
   error: JsonObject | null;

@@ -43,8 +43,8 @@ export interface ThreadHistoryInput {
   checkpoint?: CheckpointSelector;
 }
 
-/** How the run that just ended finished; absent for state edits outside runs. */
-export interface RunOutcome {
+/** Whether the run that just ended failed, and its error; absent for state edits outside runs. */
+export interface RunFailureInfo {
   failed?: boolean;
   error?: unknown;
 }
@@ -216,7 +216,7 @@ export interface SettledThread {
   error: string | JsonObject | null;
 }
 
-function describeSettledThread(state: ThreadState, outcome: RunOutcome): SettledThread {
+function describeSettledThread(state: ThreadState, outcome: RunFailureInfo): SettledThread {
   return {
     values: state.checkpoint === null ? null : (state.values as JsonObject),
     interrupts: interruptsByTask(state),
@@ -225,7 +225,7 @@ function describeSettledThread(state: ThreadState, outcome: RunOutcome): Settled
   };
 }
 
-async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}, tx?: StateTransaction): Promise<Thread> {
+async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunFailureInfo = {}, tx?: StateTransaction): Promise<Thread> {
   const thread = await findThread(ctx, threadId, UNRESTRICTED, tx);
   const settled = describeSettledThread(await readState(ctx, thread, {}, {}, tx), outcome);
   const now = ctx.now();
@@ -238,7 +238,7 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOut
  * The thread as a run left it, read with the run's own graph (no thread row read): the worker
  * records it together with the run's outcome (settle-run.ts).
  */
-async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunOutcome): Promise<SettledThread> {
+async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunFailureInfo): Promise<SettledThread> {
   const { graphId, config } = run.kwargs;
   const configurable = { ...jsonObjectOrEmpty(config.configurable), thread_id: run.threadId, graph_id: graphId };
   const graph: StatefulGraph = await ctx.graphs.resolve(graphId, {
