@@ -13,6 +13,12 @@ import { threadExists } from "../db/sql/thread-exists.js";
 import { isUuid } from "../domain/ids.js";
 import type { ServiceContext } from "./service-context.js";
 
+/**
+ * Waiting for runs to end and answering with what they left (join, wait, create-and-stream).
+ * Reading runs is runs.service.ts; their stored events, run-events.service.ts; what changes a run,
+ * run-lifecycle/.
+ */
+
 // Waits are woken by `done` signals (in-process, or relayed NOTIFY); this re-check only covers a
 // signal lost with a dropped listener connection, so it is deliberately slow.
 const SAFETY_RECHECK_MS = 5_000;

@@ -12,7 +12,8 @@ import type { ServiceContext } from "./service-context.js";
 
 /**
  * Reading runs. What changes a run (creating, cancelling, deleting, executing, settling) is the
- * run lifecycle's, in run-lifecycle/ (docs/run-lifecycle.md).
+ * run lifecycle's, in run-lifecycle/ (docs/run-lifecycle.md); waiting for a run's end is
+ * run-results.service.ts, and its stored events run-events.service.ts.
  */
 
 /** A thread's newest runs and how many it has in all (with the same status filter). */
