@@ -37,7 +37,6 @@ export const STREAM_MODES = [
 export type StreamMode = (typeof STREAM_MODES)[number];
 
 export type OnCompletion = "delete" | "keep";
-export type OnDisconnect = "cancel" | "continue";
 export type Durability = "sync" | "async" | "exit";
 
 /**
