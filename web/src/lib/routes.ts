@@ -17,8 +17,6 @@ export type Route =
   | { page: "memory" }
   | { page: "not-found"; path: string };
 
-export type PageName = Route["page"];
-
 export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
   const inside = pathname === "/" ? "" : pathname.startsWith(`${CONSOLE_BASE}/`) || pathname === CONSOLE_BASE ? pathname.slice(CONSOLE_BASE.length) : null;
