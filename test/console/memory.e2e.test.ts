@@ -130,6 +130,9 @@ describe("the console's memory page", () => {
     expect(await ttlMinutes()).toBeLessThanOrEqual(120);
     await editor.getByLabel("Value").fill('{"name": "Alice", "city": "Paris"}');
     await editor.getByRole("button", { name: "Save" }).click();
+    // Until the save has answered, the open editor's text box is the "Value" shownValue reads (it
+    // already says Paris): wait for the editor to close, or the store can still hold Lyon.
+    await editor.waitFor({ state: "detached" });
     await expect.poll(shownValue).toEqual({ name: "Alice", city: "Paris" });
     await expect.poll(() => itemPanel().getByTestId("item-expiry").textContent()).toMatch(/^in 2 h \(/);
     expect((await server.client.store.getItem(["users", "alice"], "profile"))?.value).toEqual({ name: "Alice", city: "Paris" });
