@@ -98,13 +98,6 @@ export function parseJsonText(text: string, root: string): ParsedJson {
   }
 }
 
-/** parseJsonText that throws INVALID_INPUT (422 on REST) naming the problem. */
-export function parseJsonTextOrThrow(text: string, root: string): unknown {
-  const parsed = parseJsonText(text, root);
-  if (!parsed.ok) throw new InvalidInputError(parsed.message);
-  return parsed.value;
-}
-
 /** Throws INVALID_INPUT when an already-parsed value nests deeper than the limit. */
 export function assertJsonDepth(value: unknown, root: string): void {
   const found = findTooDeepValue(value, root);

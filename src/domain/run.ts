@@ -1,6 +1,6 @@
 import type { Assistant } from "./assistant.js";
 import { newId } from "./ids.js";
-import type { JsonObject } from "./json.js";
+import { type JsonObject, jsonObjectOrEmpty } from "./json.js";
 import type { RunCommand } from "./run-command.js";
 
 export const RUN_STATUSES = ["pending", "running", "success", "error", "timeout", "interrupted"] as const;
@@ -37,7 +37,6 @@ export const STREAM_MODES = [
 export type StreamMode = (typeof STREAM_MODES)[number];
 
 export type OnCompletion = "delete" | "keep";
-export type OnDisconnect = "cancel" | "continue";
 export type Durability = "sync" | "async" | "exit";
 
 /**
@@ -86,7 +85,7 @@ export interface Run {
 }
 
 /** A run as join answers it: its status and error, and the values it left on its thread. */
-export interface RunOutcome {
+export interface RunStatusAndValues {
   threadId: string;
   status: RunStatus;
   error: JsonObject | null;
@@ -126,8 +125,8 @@ export function mergeRunConfig(assistantConfig: JsonObject, runConfig: JsonObjec
   return {
     ...assistantConfig,
     ...runConfig,
-    configurable: { ...assistantConfig.configurable, ...runConfig.configurable },
-    metadata: { ...assistantConfig.metadata, ...runConfig.metadata },
+    configurable: { ...jsonObjectOrEmpty(assistantConfig.configurable), ...jsonObjectOrEmpty(runConfig.configurable) },
+    metadata: { ...jsonObjectOrEmpty(assistantConfig.metadata), ...jsonObjectOrEmpty(runConfig.metadata) },
   };
 }
 

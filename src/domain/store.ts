@@ -94,12 +94,12 @@ export function parseStoreFilter(filter: unknown, field = "filter"): StoreFilter
     const path = name.split(".");
     if (path.some((part) => part === "")) throw new InvalidInputError(`${field}: "${name}" is not a field path`);
     const operators = isJsonObject(condition) ? Object.keys(condition) : [];
-    if (operators.length > 0 && operators.every((key) => key.startsWith("$"))) {
+    if (isJsonObject(condition) && operators.length > 0 && operators.every((key) => key.startsWith("$"))) {
       for (const operator of operators) {
         if (!(STORE_FILTER_OPERATORS as readonly string[]).includes(operator)) {
           throw new InvalidInputError(`${field}.${name}: unknown operator ${operator} (use ${STORE_FILTER_OPERATORS.join(", ")})`);
         }
-        conditions.push({ path, operator: operator as StoreFilterOperator, operand: (condition as JsonObject)[operator] });
+        conditions.push({ path, operator: operator as StoreFilterOperator, operand: condition[operator] });
       }
     } else {
       conditions.push({ path, operator: "$eq", operand: condition });

@@ -5,9 +5,8 @@ import type { Run, RunStatus } from "../domain/run.js";
 import type { Thread } from "../domain/thread.js";
 import { assistantsService } from "../services/assistants.service.js";
 import { cronsService, type CronFiringsPage, type CronRunsPage } from "../services/crons.service.js";
-import { runsService } from "../services/runs.service.js";
+import { runsService, type ThreadRunsPage } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
-import { threadRunsService, type ThreadRunsPage } from "../services/thread-runs.service.js";
 import { threadsService } from "../services/threads.service.js";
 import { tracesService } from "../services/traces.service.js";
 import { traceFeedbackService } from "../services/trace-feedback.service.js";
@@ -114,7 +113,7 @@ function loadThreadRuns(services: ServiceContext) {
     keys.forEach((key, index) => positionsByStatus.set(key.status, [...(positionsByStatus.get(key.status) ?? []), index]));
     for (const [status, positions] of positionsByStatus) {
       const threadIds = positions.map((index) => keys[index]!.threadId);
-      const found = await threadRunsService.listNewestOfThreads(services, threadIds, { status, perThread: THREAD_RUNS_LIMIT });
+      const found = await runsService.listNewestOfThreads(services, threadIds, { status, perThread: THREAD_RUNS_LIMIT });
       positions.forEach((index, position) => (pages[index] = found[position]!));
     }
     return pages;

@@ -33,7 +33,7 @@ export type { GraphSchemas, JSONSchema } from "./graph-schemas.js";
 
 /** The schemas of a graph, by the names GraphSchemas gives them (`state` is `state_schema`). */
 export type SchemaKindName = "input" | "output" | "state" | "config" | "context";
-export type { DeploymentConfig, GraphSpec } from "./deployment-config.js";
+export type { DeploymentConfig } from "./deployment-config.js";
 
 export interface GraphRegistry {
   /** Deployed graph ids, in config order. */

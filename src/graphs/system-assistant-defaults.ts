@@ -33,14 +33,14 @@ export function readSystemAssistantDefaults(
   const known = new Set(graphIds);
   const unknownGraphIds: string[] = [];
   for (const [graphId, graphConfig] of Object.entries(parsed)) {
-    if (!isJsonObject(graphConfig)) fail(`.${graphId} must be an object (a config, optionally with "context")`);
-    const { context, ...config } = graphConfig as JsonObject;
-    if (context !== undefined && !isJsonObject(context)) fail(`.${graphId}.context must be an object`);
+    if (!isJsonObject(graphConfig)) return fail(`.${graphId} must be an object (a config, optionally with "context")`);
+    const { context, ...config } = graphConfig;
+    if (context !== undefined && !isJsonObject(context)) return fail(`.${graphId}.context must be an object`);
     if (!known.has(graphId)) {
       unknownGraphIds.push(graphId);
       continue;
     }
-    defaults.set(graphId, { config, context: context as JsonObject | undefined });
+    defaults.set(graphId, { config, context });
   }
   return { defaults, unknownGraphIds };
 }

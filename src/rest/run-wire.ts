@@ -1,4 +1,4 @@
-import type { JsonObject } from "../domain/json.js";
+import { jsonObjectOrEmpty } from "../domain/json.js";
 import { describeRun, type RunDescription } from "../domain/run-description.js";
 import type { Run, StreamMode } from "../domain/run.js";
 import { DEFAULT_STREAM_MODES, runRequestOf, type RunCreateRequest } from "../domain/run-request.js";
@@ -24,7 +24,7 @@ export function createRunFromWire(
   } = {},
 ): RunCreateRequest {
   const config = body.config ?? {};
-  const configurable = { ...((config.configurable as JsonObject | undefined) ?? {}), ...(options.headers ?? {}) };
+  const configurable = { ...jsonObjectOrEmpty(config.configurable), ...(options.headers ?? {}) };
   const forced = options.forceModes ?? [];
   return runRequestOf({
     threadId,

@@ -3,6 +3,7 @@ import { AssistantEntity } from "../db/entities/assistant.entity.js";
 import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
 import { selectAssistant } from "../db/sql/select-assistant.js";
+import { rowValues } from "../db/row-values.js";
 import { withTransaction } from "../db/tx.js";
 import {
   SYSTEM_CREATOR,
@@ -132,7 +133,7 @@ export const assistantsService = {
     const assistantId = input.assistantId?.toLowerCase() ?? newId();
     const request = { ...assistantRequest(assistantId, input), if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "assistants", "create", request);
-    input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+    input = { ...input, metadata: stampedMetadata(request) ?? {} };
     const now = ctx.now();
     const assistant: Assistant = {
       assistantId,
@@ -153,7 +154,7 @@ export const assistantsService = {
         .createQueryBuilder()
         .insert()
         .into(AssistantEntity)
-        .values(sealed)
+        .values(rowValues<Assistant>(sealed))
         .orIgnore()
         .returning("assistant_id")
         .execute();
@@ -161,7 +162,7 @@ export const assistantsService = {
         if (input.ifExists === "do_nothing") return openAssistant(ctx, await loadAssistant(manager, assistantId, { scope }));
         throw new ConflictError(`Assistant '${assistantId}' already exists`);
       }
-      await manager.insert(AssistantVersionEntity, versionOf(sealed, now));
+      await manager.insert(AssistantVersionEntity, rowValues(versionOf(sealed, now)));
       return { ...assistant, encryptionContext: sealed.encryptionContext };
     });
     ctx.streaming.signals.assistantsChanged();
@@ -198,7 +199,7 @@ export const assistantsService = {
     const request = assistantRequest(assistantId, input);
     const scope = await scopeOf(ctx, "assistants", "update", request);
     const stamped = stampedMetadata(request);
-    input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? (stamped as JsonObject) : input.metadata };
+    input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? stamped : input.metadata };
     const updated = await withTransaction(ctx.db, async (manager) => {
       const active = await loadAssistant(manager, assistantId, { lock: true, scope });
       const [{ max }] = await manager.query(
@@ -220,7 +221,7 @@ export const assistantsService = {
       // Sealed with the assistant's own context: every version of it opens with one context.
       const sealed = await sealAssistant(ctx, updated, active.encryptionContext);
       requireScopeKeysInClear(scope, updated.metadata, sealed.metadata);
-      await manager.insert(AssistantVersionEntity, versionOf(sealed, now));
+      await manager.insert(AssistantVersionEntity, rowValues(versionOf(sealed, now)));
       await manager.save(AssistantEntity, sealed);
       return { ...updated, encryptionContext: sealed.encryptionContext };
     });

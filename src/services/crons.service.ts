@@ -177,7 +177,7 @@ export const cronsService = {
     const threadId = input.threadId === null ? null : (await threadsService.get(ctx, input.threadId)).threadId;
     // Its firings run as the user who created it (LangGraph's run config keys; see run-auth-user.ts).
     const payload = { ...input.payload, config: withAuthUser(input.payload.config, ctx.actor.user) };
-    input = { ...input, payload, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+    input = { ...input, payload, metadata: stampedMetadata(request) ?? {} };
     const cron: Cron = {
       cronId: newId(),
       assistantId: assistant.assistantId,
@@ -237,7 +237,7 @@ export const cronsService = {
     const request = { cron_id: cronId, payload: input.payload, schedule: input.schedule, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "crons", "update", request);
     const callerGaveMetadata = input.metadata !== undefined;
-    input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
+    input = { ...input, metadata: stampedMetadata(request) };
     const updated = await withTransaction(ctx.db, async (manager) => {
       const current = await loadCron(manager, cronId, { lock: true, scope });
       const cron: Cron = {

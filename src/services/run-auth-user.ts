@@ -1,5 +1,5 @@
 import type { AuthUser } from "../auth/auth-types.js";
-import type { JsonObject } from "../domain/json.js";
+import { type JsonObject, jsonObjectOrEmpty } from "../domain/json.js";
 
 /**
  * A run created by a custom-auth user carries that user in `config.configurable`, under the keys
@@ -10,14 +10,11 @@ import type { JsonObject } from "../domain/json.js";
  */
 export function withAuthUser(config: JsonObject, user: AuthUser | undefined): JsonObject {
   if (!user) return config;
-  const configurable = (typeof config.configurable === "object" && config.configurable !== null && !Array.isArray(config.configurable)
-    ? config.configurable
-    : {}) as JsonObject;
   return {
     ...config,
     configurable: {
-      ...configurable,
-      langgraph_auth_user: user as unknown as JsonObject,
+      ...jsonObjectOrEmpty(config.configurable),
+      langgraph_auth_user: user,
       langgraph_auth_user_id: user.identity,
       langgraph_auth_permissions: user.permissions,
     },

@@ -8,6 +8,11 @@ import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js
 import { readThreadEvents } from "../db/sql/read-thread-events.js";
 import { openThreadStream } from "../streaming/read-thread-stream.js";
 
+/**
+ * A run's stored events (replay pages) and a thread's live stream. Runs themselves are read in
+ * runs.service.ts; waiting for a run's end is run-results.service.ts.
+ */
+
 /** Most events one read returns; page on with `afterSeq` (a token-streaming run stores thousands). */
 export const MAX_RUN_EVENTS_PER_READ = 1000;
 

@@ -2,7 +2,7 @@ import { selectRunOutcome } from "../db/sql/select-run-outcome.js";
 import { selectRuns } from "../db/sql/select-runs.js";
 import { NotFoundError } from "../domain/errors.js";
 import { runMetadataEvent, type RunStreamEvent } from "../domain/run-event.js";
-import { isRunFinished, type Run, type RunOutcome } from "../domain/run.js";
+import { isRunFinished, type Run, type RunStatusAndValues } from "../domain/run.js";
 import type { RunCreateRequest } from "../domain/run-request.js";
 import { openRunStream, readRunStream, type RunStreamReader, type RunStreamRequest, type RunStreamSources } from "../streaming/read-run-stream.js";
 import { createRun } from "./run-lifecycle/create-run.js";
@@ -12,6 +12,12 @@ import { isRestricted, scopeOf } from "./access-scope.js";
 import { threadExists } from "../db/sql/thread-exists.js";
 import { isUuid } from "../domain/ids.js";
 import type { ServiceContext } from "./service-context.js";
+
+/**
+ * Waiting for runs to end and answering with what they left (join, wait, create-and-stream).
+ * Reading runs is runs.service.ts; their stored events, run-events.service.ts; what changes a run,
+ * run-lifecycle/.
+ */
 
 // Waits are woken by `done` signals (in-process, or relayed NOTIFY); this re-check only covers a
 // signal lost with a dropped listener connection, so it is deliberately slow.
@@ -58,19 +64,19 @@ async function readWhenRunEnds<T>(
   runId: string,
   read: () => Promise<T | null>,
   isOver: (value: T) => boolean,
-  options: { signal?: AbortSignal; fromOutcome?: (outcome: RunOutcome) => T } = {},
+  options: { signal?: AbortSignal; fromOutcome?: (outcome: RunStatusAndValues) => T } = {},
 ): Promise<T | null> {
   const { signal, fromOutcome } = options;
-  let wake: (outcome?: RunOutcome) => void = () => undefined;
-  const onWake = (outcome?: RunOutcome) => wake(outcome);
+  let wake: (outcome?: RunStatusAndValues) => void = () => undefined;
+  const onWake = (outcome?: RunStatusAndValues) => wake(outcome);
   const stop = ctx.streaming.signals.onDone(runId, onWake);
   const onAbort = () => wake();
   signal?.addEventListener("abort", onAbort, { once: true });
   try {
-    let told: RunOutcome | undefined;
+    let told: RunStatusAndValues | undefined;
     for (;;) {
       let timer: NodeJS.Timeout | undefined;
-      const woken = new Promise<RunOutcome | undefined>((resolve) => {
+      const woken = new Promise<RunStatusAndValues | undefined>((resolve) => {
         wake = resolve;
         timer = setTimeout(() => resolve(undefined), SAFETY_RECHECK_MS);
       });
@@ -110,7 +116,7 @@ export const runResultsService = {
     if (isRestricted(scope) && !(isUuid(threadKey) && (await threadExists(ctx.db.dataSource.manager, threadKey, scope)))) {
       throw new NotFoundError(`Run '${runId}' not found on thread '${threadId}'`);
     }
-    let first: RunOutcome | null | undefined;
+    let first: RunStatusAndValues | null | undefined;
     const read = async () => {
       // Checked in the same turn as readWhenRunEnds subscribes to `done`, so that cannot be missed.
       if (first === undefined && ctx.streaming.signals.threadOfLiveRun(id) === threadKey) {

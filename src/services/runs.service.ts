@@ -1,3 +1,4 @@
+import { listRunsOfThreads } from "../db/sql/list-runs-of-threads.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
 import { selectRuns } from "../db/sql/select-runs.js";
@@ -11,8 +12,15 @@ import type { ServiceContext } from "./service-context.js";
 
 /**
  * Reading runs. What changes a run (creating, cancelling, deleting, executing, settling) is the
- * run lifecycle's, in run-lifecycle/ (docs/run-lifecycle.md).
+ * run lifecycle's, in run-lifecycle/ (docs/run-lifecycle.md); waiting for a run's end is
+ * run-results.service.ts, and its stored events run-events.service.ts.
  */
+
+/** A thread's newest runs and how many it has in all (with the same status filter). */
+export interface ThreadRunsPage {
+  runs: Run[];
+  total: number;
+}
 
 export function requireRunId(runId: string): string {
   if (!isUuid(runId)) throw new NotFoundError(`Run '${runId}' not found: run ids are UUIDs`);
@@ -60,6 +68,29 @@ export const runsService = {
     const runIds = await selectActiveRunIds(ctx.db.dataSource.manager, { statuses, threadId });
     const runs = await runsService.getMany(ctx, runIds);
     return runs.filter((run): run is Run => run !== null);
+  },
+
+  /**
+   * The newest `perThread` runs of each thread, newest first, in key order (DataLoader batches of
+   * GraphQL Thread.runs); an unknown or malformed thread id has no runs. No scope of its own: the
+   * caller reached these threads through threadsService, which applied the thread's.
+   */
+  async listNewestOfThreads(
+    ctx: ServiceContext,
+    threadIds: readonly string[],
+    query: { status: RunStatus | null; perThread: number },
+  ): Promise<ThreadRunsPage[]> {
+    const keys = threadIds.map((id) => id.toLowerCase());
+    const valid = [...new Set(keys.filter(isUuid))];
+    const rows =
+      valid.length > 0 ? await listRunsOfThreads(ctx.db.dataSource.manager, { threadIds: valid, ...query }) : [];
+    const pages = new Map<string, ThreadRunsPage>();
+    for (const { run, threadTotal } of rows) {
+      const page = pages.get(run.threadId) ?? { runs: [], total: threadTotal };
+      page.runs.push(run);
+      pages.set(run.threadId, page);
+    }
+    return keys.map((key) => pages.get(key) ?? { runs: [], total: 0 });
   },
 };
 

@@ -1,10 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { EntityManager } from "typeorm";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { rowValues } from "../db/row-values.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
-import { isJsonObject, type JsonObject } from "../domain/json.js";
+import { isJsonObject, type JsonObject, jsonObjectOrEmpty } from "../domain/json.js";
 import { mergeRunConfig, type Run } from "../domain/run.js";
 import type { Thread, ThreadStatus } from "../domain/thread.js";
 import {
@@ -43,8 +44,8 @@ export interface ThreadHistoryInput {
   checkpoint?: CheckpointSelector;
 }
 
-/** How the run that just ended finished; absent for state edits outside runs. */
-export interface RunOutcome {
+/** Whether the run that just ended failed, and its error; absent for state edits outside runs. */
+export interface RunFailureInfo {
   failed?: boolean;
   error?: unknown;
 }
@@ -218,7 +219,7 @@ export interface SettledThread {
   error: string | JsonObject | null;
 }
 
-function describeSettledThread(state: ThreadState, outcome: RunOutcome): SettledThread {
+function describeSettledThread(state: ThreadState, outcome: RunFailureInfo): SettledThread {
   return {
     values: state.checkpoint === null ? null : (state.values as JsonObject),
     interrupts: interruptsByTask(state),
@@ -227,14 +228,14 @@ function describeSettledThread(state: ThreadState, outcome: RunOutcome): Settled
   };
 }
 
-async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOutcome = {}, tx?: StateTransaction): Promise<Thread> {
+async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunFailureInfo = {}, tx?: StateTransaction): Promise<Thread> {
   const thread = await findThread(ctx, threadId, UNRESTRICTED, tx);
   const settled = describeSettledThread(await readState(ctx, thread, {}, {}, tx), outcome);
   const now = ctx.now();
   const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
   const sealed = await sealFields(ctx, "thread", { values: settled.values }, thread.encryptionContext);
   const stored = { ...changes, values: sealed.fields.values ?? null, encryptionContext: sealed.encryptionContext };
-  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, stored);
+  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, rowValues<Thread>(stored));
   return { ...thread, ...changes, encryptionContext: sealed.encryptionContext };
 }
 
@@ -242,9 +243,9 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunOut
  * The thread as a run left it, read with the run's own graph (no thread row read): the worker
  * records it together with the run's outcome (settle-run.ts).
  */
-async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunOutcome): Promise<SettledThread> {
+async function readThreadAfterRun(ctx: ServiceContext, run: Run, outcome: RunFailureInfo): Promise<SettledThread> {
   const { graphId, config } = run.kwargs;
-  const configurable = { ...(config.configurable as JsonObject | undefined), thread_id: run.threadId, graph_id: graphId };
+  const configurable = { ...jsonObjectOrEmpty(config.configurable), thread_id: run.threadId, graph_id: graphId };
   const graph: StatefulGraph = await ctx.graphs.resolve(graphId, {
     config: { ...config, configurable },
     checkpointer: ctx.db.checkpointer,

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import { validateTtlMinutes } from "../domain/input-bounds.js";
 import { ThreadEntity } from "../db/entities/thread.entity.js";
+import { rowValues } from "../db/row-values.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
 import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
@@ -100,7 +101,7 @@ export const threadsService = {
     validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: input.threadId, metadata: { ...(input.metadata ?? {}) }, if_exists: input.ifExists };
     const scope = await scopeOf(ctx, "threads", "create", request);
-    input = { ...input, metadata: (stampedMetadata(request) ?? {}) as JsonObject };
+    input = { ...input, metadata: stampedMetadata(request) ?? {} };
     const supersteps = input.supersteps?.length ? input.supersteps : null;
     if (supersteps) requireDeployedGraph(ctx, input.metadata);
     const now = ctx.now();
@@ -124,7 +125,7 @@ export const threadsService = {
       .createQueryBuilder()
       .insert()
       .into(ThreadEntity)
-      .values({ ...thread, metadata: sealed.fields.metadata })
+      .values(rowValues<Thread>({ ...thread, metadata: sealed.fields.metadata }))
       .orIgnore()
       .returning("thread_id")
       .execute();
@@ -170,7 +171,7 @@ export const threadsService = {
     validateTtlMinutes(input.ttlMinutes);
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
-    input = { ...input, metadata: stampedMetadata(request) as JsonObject | undefined };
+    input = { ...input, metadata: stampedMetadata(request) };
     return withTransaction(ctx.db, async (manager) => {
       const thread = await openThread(ctx, await loadThread(manager, threadId, { lock: true, scope }));
       const updated: Thread = {
@@ -262,13 +263,13 @@ export const threadsService = {
     const copyId = newId();
     const request = { thread_id: copyId, metadata: { ...source.metadata } };
     await scopeOf(ctx, "threads", "create", request);
-    const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
+    const metadata = stampedMetadata(request) ?? {};
     // The copy is the caller's new row: sealed with the caller's context, not the source's.
     const sealed = await sealFields(ctx, "thread", { metadata, values: source.values });
     return withTransaction(ctx.db, async (manager) => {
       const now = ctx.now();
       const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now, encryptionContext: sealed.encryptionContext };
-      await manager.insert(ThreadEntity, { ...copy, ...sealed.fields });
+      await manager.insert(ThreadEntity, rowValues<Thread>({ ...copy, ...sealed.fields }));
       await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
       return copy;
     });

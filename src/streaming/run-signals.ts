@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { listenToChannels } from "../db/listen-channels.js";
-import type { RunOutcome } from "../domain/run.js";
+import type { RunStatusAndValues } from "../domain/run.js";
 import type { Logger } from "../logger.js";
 
 const MAX_CREATED_RUNS_KEPT = 100_000;
@@ -56,7 +56,7 @@ export class RunSignals {
     this.createdHere.clear();
   }
 
-  runDone(runId: string, outcome?: RunOutcome): void {
+  runDone(runId: string, outcome?: RunStatusAndValues): void {
     this.doneRaisedByWorker.delete(runId);
     this.createdHere.delete(runId);
     this.emitter.emit(`done:${runId}`, outcome);
@@ -99,7 +99,7 @@ export class RunSignals {
   }
 
   /** `outcome`: what was recorded, when the run was settled by this process (not if deleted). */
-  onDone(runId: string, listener: (outcome?: RunOutcome) => void): () => void {
+  onDone(runId: string, listener: (outcome?: RunStatusAndValues) => void): () => void {
     return this.on(`done:${runId}`, listener);
   }
 
@@ -141,8 +141,7 @@ export class RunSignals {
     return this.on("webhooks-queued", listener);
   }
 
-  // `any`: EventEmitter listeners are untyped.
-  private on(name: string, listener: (...args: any[]) => void): () => void {
+  private on<Args extends unknown[]>(name: string, listener: (...args: Args) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
   }

@@ -17,7 +17,6 @@ export type ContentBlock =
 
 export type MediaBlock = Extract<ContentBlock, { type: "image" | "file" | "audio" | "video" }>;
 export type MediaType = MediaBlock["type"];
-export type ToolCallBlock = Extract<ContentBlock, { type: "tool_call" }>;
 
 export type MessageRole = "system" | "reasoning" | "user" | "assistant" | "tool";
 

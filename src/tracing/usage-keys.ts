@@ -37,14 +37,6 @@ export const USAGE_DETAILS_KEYS: readonly UsageDetailsKey[] = [
   "output_cost_details",
 ];
 
-export const USAGE_COST_KEYS: readonly string[] = [
-  "input_cost",
-  "output_cost",
-  "total_cost",
-  "input_cost_details",
-  "output_cost_details",
-];
-
 export interface UsageMetadata {
   input_tokens?: number;
   output_tokens?: number;

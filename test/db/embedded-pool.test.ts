@@ -23,7 +23,8 @@ describe("openEmbeddedPool", () => {
     } finally {
       await embedded.close();
     }
-  });
+    // An initdb, like the next test's: it took over 30 s (and the next one's 100 s) with the machine loaded.
+  }, 120_000);
 
   it("creates a new database over what an interrupted initdb left, with the engine's memory settings", async () => {
     const dataDir = newDataDir();

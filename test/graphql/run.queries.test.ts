@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { assistantsService } from "../../src/services/assistants.service.js";
 import { runsService } from "../../src/services/runs.service.js";
-import { threadRunsService } from "../../src/services/thread-runs.service.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import {
   CreateRunDocument,
@@ -103,7 +102,7 @@ describe("Thread.runs", () => {
     const newer = await runEcho(two!, "second");
     const only = await runEcho(one!, "only");
 
-    const batched = vi.spyOn(threadRunsService, "listNewestOfThreads");
+    const batched = vi.spyOn(runsService, "listNewestOfThreads");
     const perThread = vi.spyOn(runsService, "list");
     const assistants = vi.spyOn(assistantsService, "getMany");
     const { threads } = await executeOk(server, ListThreadsWithRunsDocument, { metadata: tag });

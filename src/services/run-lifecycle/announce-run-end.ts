@@ -1,4 +1,4 @@
-import type { RunOutcome, RunStatus } from "../../domain/run.js";
+import type { RunStatusAndValues, RunStatus } from "../../domain/run.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**
@@ -12,7 +12,7 @@ export function announceRunEnd(
   ctx: ServiceContext,
   run: { runId: string; threadId: string },
   status: RunStatus | "deleted",
-  outcome?: RunOutcome,
+  outcome?: RunStatusAndValues,
 ): void {
   ctx.streaming.bus.publish({ kind: "end", runId: run.runId, threadId: run.threadId, status });
   ctx.streaming.signals.runDone(run.runId, outcome);

@@ -218,11 +218,11 @@ export async function authorizeRunCreation(ctx: ServiceContext, input: RunCreate
       throw new NotFoundError(`Thread '${threadId}' not found`);
     }
   }
-  const metadata = (stampedMetadata(request) ?? {}) as JsonObject;
+  const metadata = stampedMetadata(request) ?? {};
   return { input: { ...input, metadata, config: withAuthUser(input.config, ctx.actor.user) }, runId: newId(), threadId, scope, now };
 }
 
 /** The scope's equality conditions (`{owner: "alice"}`), which a new resource can be given. */
 function ownerFields(scope: MetadataScope): JsonObject {
-  return Object.fromEntries(Object.entries(scope).filter(([, value]) => typeof value === "string")) as JsonObject;
+  return Object.fromEntries(Object.entries(scope).filter(([, value]) => typeof value === "string"));
 }

@@ -1,3 +1,4 @@
+import { jsonObjectOrEmpty } from "../../domain/json.js";
 import { runMetadataEvent, type RunStreamEvent } from "../../domain/run-event.js";
 import type { Run, RunStatus } from "../../domain/run.js";
 import { toGraphCommand } from "../../graphs/graph-library.js";
@@ -79,7 +80,7 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
       assistant_id: run.assistantId,
       graph_id: kwargs.graphId,
     };
-    const configurable: Record<string, unknown> = { ...kwargs.config.configurable, ...runIdentity };
+    const configurable: Record<string, unknown> = { ...jsonObjectOrEmpty(kwargs.config.configurable), ...runIdentity };
     if (kwargs.checkpointId) configurable.checkpoint_id = kwargs.checkpointId;
     if (kwargs.checkpointNs) configurable.checkpoint_ns = kwargs.checkpointNs;
     // The SDK types the run's config as LangGraph Platform's (snake_case recursion_limit);
@@ -90,7 +91,7 @@ async function executeInLogContext(ctx: ServiceContext, execution: RunExecution)
       ...config,
       configurable,
       // metadata.run_id also stamps checkpoints, which is how a retried run resumes (checkpointer.ts).
-      metadata: { ...kwargs.config.metadata, ...run.metadata, ...runIdentity, attempt: run.attempt },
+      metadata: { ...jsonObjectOrEmpty(kwargs.config.metadata), ...run.metadata, ...runIdentity, attempt: run.attempt },
       context: kwargs.context,
       signal,
       callbacks: [...((kwargs.config.callbacks as unknown[]) ?? []), ...(execution.callbacks ?? [])],

@@ -9,7 +9,7 @@ import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../../db/retry.js";
 import { withTransaction } from "../../db/tx.js";
 import { coerceError, NotFoundError } from "../../domain/errors.js";
 import type { JsonObject } from "../../domain/json.js";
-import type { Run, RunOutcome, RunStatus } from "../../domain/run.js";
+import type { Run, RunStatusAndValues, RunStatus } from "../../domain/run.js";
 import { describeUnstorableText, findUnstorableText, replaceUnstorableText } from "../../domain/storable-text.js";
 import { sealFields } from "../field-encryption.js";
 import { threadEncryptionContext } from "../../db/sql/thread-encryption-context.js";
@@ -119,7 +119,7 @@ async function recordOutcome(
   threadHasActiveRuns: boolean;
   status: RunStatus;
   error: JsonObject | null;
-  outcome?: RunOutcome;
+  outcome?: RunStatusAndValues;
   webhookQueued?: boolean;
 }> {
   const manager = ctx.db.dataSource.manager;

@@ -140,8 +140,6 @@ export function traceRunToWire(run: TraceRun, childRunIds: string[]) {
   };
 }
 
-export type TraceRunWire = ReturnType<typeof traceRunToWire>;
-
 function attachmentsToWire(attachments: Record<string, TraceAttachment>): AttachmentsWire {
   return Object.fromEntries(
     Object.entries(attachments).map(([name, file]) => [name, { content_type: file.contentType, size_bytes: file.sizeBytes }]),

@@ -75,9 +75,3 @@ export async function execute<TData, TVariables>(
   if (body.data == null) throw new ApiError("The server returned no data.", null, response.status);
   return body.data;
 }
-
-/** A message for any thrown value, for error banners. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}

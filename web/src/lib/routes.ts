@@ -21,6 +21,7 @@ export type Route =
   | { page: "prices" }
   | { page: "not-found"; path: string };
 
+/** Every page's name; the every-page layout test visits one of each. */
 export type PageName = Route["page"];
 
 export function parseRoute(pathname: string, search: string): Route {
