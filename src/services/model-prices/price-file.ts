@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { Database } from "../../db/database.js";
 import type { ModelPriceValues } from "../../db/sql/insert-model-price.js";
 import { listModelPrices } from "../../db/sql/list-model-prices.js";
+import { tiersColumn } from "../../db/sql/model-price-columns.js";
 import { deleteAllModelPrices, insertModelPrices } from "../../db/sql/replace-model-prices.js";
 import { withTransaction } from "../../db/tx.js";
 import { AppError, InvalidInputError } from "../../domain/errors.js";
@@ -141,14 +142,8 @@ function toFileRow(price: ModelPriceRecord): PriceFileRow {
     output_price: price.outputPrice,
     input_detail_prices: price.inputDetailPrices,
     output_detail_prices: price.outputDetailPrices,
-    tiers: price.tiers.map((tier) => ({
-      name: tier.name,
-      condition: { input_tokens_above: tier.condition.inputTokensAbove, service_tier: tier.condition.serviceTier },
-      input_price: tier.inputPrice,
-      output_price: tier.outputPrice,
-      input_detail_prices: tier.inputDetailPrices,
-      output_detail_prices: tier.outputDetailPrices,
-    })),
+    // The file keeps tiers as the tiers column does: one snake_case shape.
+    tiers: tiersColumn(price.tiers),
     effective_from: price.effectiveFrom.toISOString(),
     source_url: price.sourceUrl,
     as_of: price.asOf,

@@ -79,7 +79,7 @@ export function PricesPage() {
           onClose={() => setPreview(null)}
         >
           <p data-testid="reprice-preview">
-            {countOf(preview.changedRuns, "LLM run")} of {preview.repricedRuns} in this range change cost ({formatDelta(preview.costDelta)}).
+            {countOf(preview.changedRuns, "LLM run")} of {preview.repricedRuns} in this range {preview.changedRuns === 1 ? "changes" : "change"} cost ({formatDelta(preview.costDelta)}).
             Their old costs are not kept.
           </p>
         </ConfirmDialog>
