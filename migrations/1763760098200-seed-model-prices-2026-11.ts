@@ -38,7 +38,8 @@ export class SeedModelPrices2026111763760098200 implements MigrationInterface {
   }
 }
 
-function seedId(model: string, effectiveFrom: string): string {
+/** The id a row of this seed gets: every installation has the same ids (the corrections of 1764300200000 find rows by it). */
+export function seedId(model: string, effectiveFrom: string): string {
   const hash = createHash("md5").update(`hangar-model-price-2026-11:${model}:${new Date(effectiveFrom).toISOString()}`).digest("hex");
   return `${hash.slice(0, 8)}-${hash.slice(8, 12)}-${hash.slice(12, 16)}-${hash.slice(16, 20)}-${hash.slice(20, 32)}`;
 }

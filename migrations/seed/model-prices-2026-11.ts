@@ -3,7 +3,9 @@
  * migration 1763760098200. Data only: never edited once merged; a later change is a new file
  * and a new migration. Each row names the page it was read from and when (`as_of`). Where a
  * price was checked against that page or a dated copy of it, as_of is the day of that copy;
- * rows marked `memory` in their comment were not verified by search before merging.
+ * rows marked `memory` in their comment were not verified by search before merging; they were
+ * looked up afterwards, and model-price-corrections-2026-11.ts (migration 1764300200000) records
+ * what was found for each, rewriting or removing the row. The data below stays as first shipped.
  *
  * Tiers (select-tier.ts): a condition on the call (more than N input tokens; the service tier the
  * provider reports) and the complete set of rates that replaces the row's. Two tiers a call can
@@ -205,7 +207,7 @@ export const MODEL_PRICES_2026_11: { format: "hangar-model-prices"; version: 1; 
       ],
     }),
     row("gpt-5.5-pro", openaiPattern("gpt-5.5-pro"), { input: "30", output: "180" }, { url: OPENAI_URL, asOf: "2026-06-01" }),
-    // memory: audio models (text rates, then audio tokens at their own rates).
+    // Audio models (text rates, then audio tokens at their own rates): checked, unchanged (see the corrections file).
     row("gpt-realtime", openaiPattern("gpt-realtime"), { input: "4", output: "16", cacheRead: "0.4", audioIn: "32", audioOut: "64" }, {
       url: OPENAI_URL,
       asOf: "2025-08-28",
@@ -261,7 +263,7 @@ export const MODEL_PRICES_2026_11: { format: "hangar-model-prices"; version: 1; 
       asOf: "2026-06-01",
       tiers: [tier("long context", { above: 200_000 }, GEMINI_3_PRO_LONG)],
     }),
-    // memory: cache and audio rates of the Flash models.
+    // Flash models' cache and audio rates: checked, unchanged (see the corrections file).
     row("gemini-3-flash", geminiPattern("gemini-3-flash"), { input: "0.5", output: "3", cacheRead: "0.05", audioIn: "1" }, { url: GEMINI_URL, asOf: "2026-06-01" }),
     row("gemini-3.1-flash-lite", geminiPattern("gemini-3.1-flash-lite"), { input: "0.25", output: "1.5", cacheRead: "0.025" }, { url: GEMINI_URL, asOf: "2026-06-01" }),
     row("gemini-3.5-flash", geminiPattern("gemini-3.5-flash"), { input: "1.5", output: "9", cacheRead: "0.15" }, { url: GEMINI_URL, asOf: "2026-06-01" }),
@@ -290,7 +292,7 @@ export const MODEL_PRICES_2026_11: { format: "hangar-model-prices"; version: 1; 
     // xAI
     row("grok-4.20", String.raw`^grok-4\.20(-\d{4})?(-(non-)?reasoning|-multi-agent(-\d{4})?)?$`, { input: "2", output: "6", cacheRead: "0.2" }, { url: XAI_URL, asOf: "2026-06-01" }),
     row("grok-4-1-fast", String.raw`^grok-4-1-fast(-(non-)?reasoning)?$`, { input: "0.2", output: "0.5", cacheRead: "0.05" }, { url: XAI_URL, asOf: "2026-06-01" }),
-    // memory: Grok 4 and 4 Fast double their rates past 128k tokens.
+    // Grok 4 doubles its rates past 128k tokens (checked); Grok 4 Fast's tier was not confirmed and is removed by the corrections file.
     row("grok-4", String.raw`^grok-4(-0709|-latest)?$`, { input: "3", output: "15", cacheRead: "0.75" }, {
       url: XAI_URL,
       asOf: "2025-10-21",
@@ -307,7 +309,8 @@ export const MODEL_PRICES_2026_11: { format: "hangar-model-prices"; version: 1; 
 
     // Open-weight hosts: the same weights cost what each host charges, so these rows are per provider.
     row("gpt-oss-120b (Groq)", "^openai/gpt-oss-120b$", { input: "0.15", output: "0.6", cacheRead: "0.075" }, { url: GROQ_URL, asOf: "2026-06-04", provider: "groq" }),
-    // memory: the rest of the hosts' rates.
+    // The rest of the hosts' rates, first written from memory. Groq's were checked against copies of its page; Kimi K2 on Groq and every
+    // Together and Fireworks row could not be confirmed and are removed by the corrections file.
     row("gpt-oss-20b (Groq)", "^openai/gpt-oss-20b$", { input: "0.075", output: "0.3", cacheRead: "0.0375" }, { url: GROQ_URL, asOf: "2025-11-01", provider: "groq" }),
     row("llama-3.3-70b (Groq)", String.raw`^llama-3\.3-70b-versatile$`, { input: "0.59", output: "0.79" }, { url: GROQ_URL, asOf: "2025-11-01", provider: "groq" }),
     row("llama-3.1-8b (Groq)", String.raw`^llama-3\.1-8b-instant$`, { input: "0.05", output: "0.08" }, { url: GROQ_URL, asOf: "2025-11-01", provider: "groq" }),

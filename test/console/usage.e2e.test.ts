@@ -100,6 +100,50 @@ describe("the console's Usage page", () => {
     await page.getByTestId("usage-rollup").getByText("alice").waitFor();
   });
 
+  it("combines two groupings: per thread per model, and per model per metadata value", async () => {
+    const { page } = fixture;
+    const headers = () => page.getByTestId("usage-rollup").locator("thead th").allTextContents();
+    await page.getByLabel("Group by").selectOption("THREAD");
+    const thenBy = page.getByLabel("Then by");
+    // The first grouping is not offered again.
+    expect(await thenBy.locator("option").allTextContents()).not.toContain("Thread / session");
+    await thenBy.selectOption("MODEL");
+    await page.getByRole("heading", { name: "By thread and model" }).waitFor();
+    await page.getByTestId("usage-rollup").getByText("gpt-4o-mini").waitFor();
+    expect((await headers()).slice(0, 3)).toEqual(["Thread", "Model", "Runs"]);
+    // Each LLM call under its thread; the chain roots (no model) in a group of their own per thread.
+    expect((await tableRows()).map((row) => [row[0], row[1], row[2], row[6]])).toEqual([
+      ["thread-refunds", "gpt-4o", "1", "$0.0075"],
+      ["thread-faq", "gpt-4o-mini", "2", "$0.0014"],
+      ["thread-faq", "(none)", "2", "$0"],
+      ["thread-refunds", "(none)", "1", "$0"],
+    ]);
+    await page.getByText("4 groups, 6 runs.").waitFor();
+
+    // Model then a metadata key: the key is asked for, and names its column.
+    await page.getByLabel("Group by").selectOption("MODEL");
+    await thenBy.selectOption("METADATA");
+    expect(await page.getByRole("textbox", { name: "Metadata key" }).inputValue()).toBe("user_id");
+    await page.getByRole("heading", { name: "By model and user_id" }).waitFor();
+    await page.getByTestId("usage-rollup").getByText("bob").first().waitFor();
+    expect((await headers()).slice(0, 2)).toEqual(["Model", "user_id"]);
+    expect((await tableRows()).map((row) => [row[0], row[1], row[2]])).toEqual([
+      ["gpt-4o", "alice", "1"],
+      ["gpt-4o-mini", "bob", "1"],
+      ["gpt-4o-mini", "alice", "1"],
+      ["(none)", "alice", "2"],
+      ["(none)", "bob", "1"],
+    ]);
+    await saveScreenshot(page, "usage-by-model-and-user", { fullPage: true });
+
+    // Choosing the second grouping as the first drops the second: one grouping again.
+    await page.getByLabel("Group by").selectOption("METADATA");
+    expect(await thenBy.inputValue()).toBe("");
+    await page.getByRole("heading", { name: "By user_id" }).waitFor();
+    await page.getByText("2 groups, 6 runs.").waitFor();
+    expect(fixture.pageErrors).toEqual([]);
+  });
+
   it("fits 420 px without sideways scrolling, in light and dark", async () => {
     const { page } = fixture;
     await page.setViewportSize({ width: 420, height: 880 });

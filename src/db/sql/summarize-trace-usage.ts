@@ -5,10 +5,19 @@ import { USAGE_SUMS, usageTotalsFromRow } from "./sum-trace-usage.js";
 type GroupAlias = "model" | "provider" | "assistantId" | "day" | "thread" | "metadataValue";
 
 // LangSmith groups traces into a thread by any of these metadata keys (its docs name all three);
-// Hangar's own tracer and OTLP's gen_ai.conversation.id both write thread_id. LangChain and the
-// langsmith SDK copy a parent's metadata onto its children, so the LLM runs that carry the cost
-// have the key themselves: grouping runs needs no join to their trace's root.
-const THREAD_KEY = `coalesce(extra->'metadata'->>'thread_id', extra->'metadata'->>'session_id', extra->'metadata'->>'conversation_id')`;
+// Hangar's own tracer and OTLP's gen_ai.conversation.id both write thread_id.
+const threadKeyOf = (alias: string) =>
+  `coalesce(${alias}.extra->'metadata'->>'thread_id', ${alias}.extra->'metadata'->>'session_id', ${alias}.extra->'metadata'->>'conversation_id')`;
+
+// A run without its own key counts under its trace root's thread. LangChain and the langsmith SDK
+// copy a parent's metadata onto its children, but OpenTelemetry instrumentations put
+// gen_ai.conversation.id on the agent span only, not on the LLM spans under it that carry the cost.
+// coalesce evaluates its second argument only for runs lacking the key, and each such lookup is
+// one probe of trace_runs_trace_id_idx (the root is the trace's run without a parent).
+const THREAD_KEY = `coalesce(${threadKeyOf("r")}, (
+  SELECT ${threadKeyOf("root")} FROM trace_runs root
+  WHERE root.trace_id = r.trace_id AND root.parent_run_id IS NULL
+  ORDER BY root.start_time, root.id LIMIT 1))`;
 
 // Group expressions and their output names; identifiers and expressions come only from here. The
 // metadata key is a parameter (its placeholder is passed in), never spliced into the text.
@@ -64,7 +73,7 @@ export async function summarizeTraceUsage(
   const order =
     range.order === "cost" ? ["coalesce(sum(total_cost), 0) DESC", "coalesce(sum(total_tokens), 0) DESC", ...byKeys] : byKeys;
   const rows: Record<string, string | null>[] = await manager.query(
-    `SELECT ${keys.join(", ")}, ${USAGE_SUMS} FROM trace_runs
+    `SELECT ${keys.join(", ")}, ${USAGE_SUMS} FROM trace_runs r
      WHERE start_time >= $1::timestamptz AND start_time < $2::timestamptz ${runTypeCondition}
      ${positions.length ? `GROUP BY ${positions.join(", ")}` : ""}
      ${order.length ? `ORDER BY ${order.join(", ")}` : ""}

@@ -40,7 +40,7 @@ const UsageSummaryRowRef = builder.objectRef<UsageSummaryRow>("UsageSummaryRow")
     provider: t.exposeString("provider", { nullable: true }),
     assistantId: t.exposeID("assistantId", { nullable: true }),
     day: t.exposeString("day", { nullable: true, description: "YYYY-MM-DD (UTC)." }),
-    thread: t.exposeString("thread", { nullable: true, description: "The thread or session id (LangSmith's thread keys)." }),
+    thread: t.exposeString("thread", { nullable: true, description: "The thread or session id (LangSmith's thread keys, or OTLP's gen_ai.conversation.id); a run without one counts under its trace root's." }),
     metadataValue: t.exposeString("metadataValue", { nullable: true, description: "The metadataKey's value, as text." }),
     runCount: t.exposeInt("runCount"),
     inputTokens: t.float({ resolve: (row) => row.promptTokens }),

@@ -42,19 +42,33 @@ function periodOf(range: Range, custom: { from: string; to: string }, now: Date)
   return { from: new Date(now.getTime() - RANGE_MS[range]), to: new Date(now.getTime() + 60_000) };
 }
 
+/** "model and day": how the groupings read in a heading. */
+function groupingsPhrase(groupings: readonly UsageGroupBy[], metadataKey: string): string {
+  return groupings.map((grouping) => (grouping === "METADATA" ? metadataKey || "metadata value" : GROUPINGS[grouping].column.toLowerCase())).join(" and ");
+}
+
 /**
- * Tokens and cost rolled up per model, provider, assistant, thread, metadata value or day (the
- * server sums them in SQL, most expensive first), and the most expensive traces of the period.
+ * Tokens and cost rolled up per model, provider, assistant, thread, metadata value or day, or per
+ * combination of two of them (e.g. per model per day; the server sums them in SQL, most expensive
+ * first), and the most expensive traces of the period.
  */
 export function UsagePage() {
   const [groupBy, setGroupBy] = useState<UsageGroupBy>("MODEL");
+  // A second grouping combined with the first ("" for none): one row per pair that occurs.
+  const [thenBy, setThenBy] = useState<UsageGroupBy | "">("");
   const [metadataKey, setMetadataKey] = useState("user_id");
   const [range, setRange] = useState<Range>("7d");
   const [custom, setCustom] = useState({ from: "", to: "" });
   const [refreshedAt, setRefreshedAt] = useState(() => new Date());
   const period = useMemo(() => periodOf(range, custom, refreshedAt), [range, custom, refreshedAt]);
   const key = useDebounced(metadataKey.trim(), 300);
-  const isByMetadata = groupBy === "METADATA";
+  const groupings: UsageGroupBy[] = thenBy === "" ? [groupBy] : [groupBy, thenBy];
+  const isByMetadata = groupings.includes("METADATA");
+  const chooseGroupBy = (next: UsageGroupBy) => {
+    setGroupBy(next);
+    // Grouping twice by one key would only repeat a column.
+    if (next === thenBy) setThenBy("");
+  };
   const times = { from: period.from.toISOString(), to: period.to.toISOString() };
   const expensive = useQuery(ExpensiveTracesDocument, times);
   return (
@@ -67,12 +81,25 @@ export function UsagePage() {
       <div className="toolbar toolbar-wrap" role="search" aria-label="Usage roll-up">
         <label className="inline-field">
           Group by
-          <select value={groupBy} onChange={(event) => setGroupBy(event.target.value as UsageGroupBy)}>
+          <select value={groupBy} onChange={(event) => chooseGroupBy(event.target.value as UsageGroupBy)}>
             {Object.entries(GROUPINGS).map(([value, { label }]) => (
               <option key={value} value={value}>
                 {label}
               </option>
             ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          Then by
+          <select value={thenBy} onChange={(event) => setThenBy(event.target.value as UsageGroupBy | "")}>
+            <option value="">(nothing)</option>
+            {Object.entries(GROUPINGS)
+              .filter(([value]) => value !== groupBy)
+              .map(([value, { label }]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
           </select>
         </label>
         {isByMetadata && (
@@ -106,12 +133,18 @@ export function UsagePage() {
         </button>
       </div>
 
-      <h2 className="subheading">By {GROUPINGS[groupBy].column.toLowerCase()}</h2>
+      <h2 className="subheading">By {groupingsPhrase(groupings, key)}</h2>
       {isByMetadata && key === "" ? (
         <p className="muted">Name a metadata key to group by its values.</p>
       ) : (
         // One table per grouping: rows of the previous grouping are never shown under the new one's heading.
-        <UsageRollupTable key={`${groupBy}:${key}`} groupBy={groupBy} metadataKey={isByMetadata ? key : null} from={times.from} to={times.to} />
+        <UsageRollupTable
+          key={`${groupings.join("+")}:${key}`}
+          groupings={groupings}
+          metadataKey={isByMetadata ? key : null}
+          from={times.from}
+          to={times.to}
+        />
       )}
 
       <h2 className="subheading">Most expensive traces</h2>
@@ -136,10 +169,17 @@ export function UsagePage() {
   );
 }
 
-function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGroupBy; metadataKey: string | null; from: string; to: string }) {
-  const rollup = useQuery(UsageRollupDocument, { from, to, groupBy: [groupBy], metadataKey });
-  const grouping = GROUPINGS[groupBy];
+interface RollupTableProps {
+  groupings: readonly UsageGroupBy[];
+  metadataKey: string | null;
+  from: string;
+  to: string;
+}
+
+function UsageRollupTable({ groupings, metadataKey, from, to }: RollupTableProps) {
+  const rollup = useQuery(UsageRollupDocument, { from, to, groupBy: [...groupings], metadataKey });
   const rows = rollup.data?.usageSummary ?? [];
+  const rowKey = (row: UsageRow) => groupings.map((grouping) => GROUPINGS[grouping].keyOf(row) ?? "(none)").join("\u0000");
   return (
     <>
       <ErrorBanner error={rollup.error} onRetry={rollup.refetch} />
@@ -150,7 +190,9 @@ function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGr
           <table className="table usage-rollup" data-testid="usage-rollup">
             <thead>
               <tr>
-                <th>{grouping.column}</th>
+                {groupings.map((grouping) => (
+                  <th key={grouping}>{grouping === "METADATA" && metadataKey ? metadataKey : GROUPINGS[grouping].column}</th>
+                ))}
                 <th className="numeric">Runs</th>
                 <th className="numeric usage-detail">Input</th>
                 <th className="numeric usage-detail">Output</th>
@@ -160,7 +202,7 @@ function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGr
             </thead>
             <tbody>
               {rows.map((row) => (
-                <UsageRollupRow key={grouping.keyOf(row) ?? "(none)"} row={row} groupBy={groupBy} />
+                <UsageRollupRow key={rowKey(row)} row={row} groupings={groupings} />
               ))}
             </tbody>
           </table>
@@ -176,19 +218,17 @@ function UsageRollupTable({ groupBy, metadataKey, from, to }: { groupBy: UsageGr
   );
 }
 
-function UsageRollupRow({ row, groupBy }: { row: UsageRow; groupBy: UsageGroupBy }) {
-  const name = GROUPINGS[groupBy].keyOf(row);
+function UsageRollupRow({ row, groupings }: { row: UsageRow; groupings: readonly UsageGroupBy[] }) {
   return (
     <tr>
       <th scope="row" className="usage-group">
-        {name === null ? (
-          <span className="muted">(none)</span>
-        ) : groupBy === "ASSISTANT" ? (
-          <Link to={routePath({ page: "assistant", assistantId: name })}>{name}</Link>
-        ) : (
-          name
-        )}
+        <GroupName row={row} grouping={groupings[0]} />
       </th>
+      {groupings.slice(1).map((grouping) => (
+        <td key={grouping} className="usage-group">
+          <GroupName row={row} grouping={grouping} />
+        </td>
+      ))}
       <td className="numeric">{formatTokens(row.runCount)}</td>
       <td className="numeric usage-detail">{formatTokens(row.inputTokens)}</td>
       <td className="numeric usage-detail">{formatTokens(row.outputTokens)}</td>
@@ -196,4 +236,11 @@ function UsageRollupRow({ row, groupBy }: { row: UsageRow; groupBy: UsageGroupBy
       <td className="numeric">{formatUsd(row.totalCost)}</td>
     </tr>
   );
+}
+
+/** What a row names for one grouping: "(none)" where its runs lacked the key; an assistant links to its page. */
+function GroupName({ row, grouping }: { row: UsageRow; grouping: UsageGroupBy }) {
+  const name = GROUPINGS[grouping].keyOf(row);
+  if (name === null) return <span className="muted">(none)</span>;
+  return grouping === "ASSISTANT" ? <Link to={routePath({ page: "assistant", assistantId: name })}>{name}</Link> : <>{name}</>;
 }
