@@ -6,6 +6,8 @@ import { isJsonObject, type JsonObject } from "../domain/json.js";
 import type { EncryptionContextHandler } from "../graphs/load-encryption.js";
 import type { AssistantVersion } from "../domain/assistant.js";
 import type { Thread } from "../domain/thread.js";
+import type { Cron, CronPayload } from "../domain/cron.js";
+import type { Run, RunKwargs } from "../domain/run.js";
 import type { Logger } from "../logger.js";
 import type { Actor, ServiceContext } from "./service-context.js";
 
@@ -144,4 +146,52 @@ export async function sealAssistant<T extends AssistantVersion>(
 ): Promise<T> {
   const sealed = await sealFields(ctx, "assistant", { metadata: assistant.metadata, context: assistant.context }, storedContext);
   return { ...assistant, ...sealed.fields, encryptionContext: sealed.encryptionContext };
+}
+
+/** A run's metadata and kwargs as stored: sealed with `storedContext` or the caller's context. */
+export interface StoredRunFields {
+  metadata: JsonObject;
+  kwargs: JsonObject;
+  encryptionContext: JsonObject | null;
+}
+
+/**
+ * A run's metadata and kwargs (its input, command, config and context as Hangar stores them) as
+ * they go into the queue: sealed before the enqueue statement, so they are never written in clear.
+ */
+export async function sealRun(ctx: Pick<ServiceContext, "encryption">, run: Run, storedContext?: JsonObject | null): Promise<StoredRunFields> {
+  const kwargs = run.kwargs as unknown as JsonObject;
+  const sealed = await sealFields(ctx, "run", { metadata: run.metadata, kwargs }, storedContext);
+  return { metadata: sealed.fields.metadata ?? run.metadata, kwargs: sealed.fields.kwargs ?? kwargs, encryptionContext: sealed.encryptionContext };
+}
+
+/** A run as readers (and the worker that executes it) see it: metadata and kwargs opened. */
+export async function openRun<T extends Run>(ctx: Pick<ServiceContext, "encryption">, run: T): Promise<T> {
+  const kwargs = run.kwargs as unknown as JsonObject;
+  const opened = await openFields(ctx, "run", { metadata: run.metadata, kwargs }, run.encryptionContext);
+  return { ...run, metadata: opened.metadata ?? run.metadata, kwargs: (opened.kwargs ?? kwargs) as unknown as RunKwargs };
+}
+
+export function openRuns<T extends Run>(ctx: Pick<ServiceContext, "encryption">, runs: readonly T[]): Promise<T[]> {
+  if (!ctx.encryption) return Promise.resolve([...runs]);
+  return Promise.all(runs.map((run) => openRun(ctx, run)));
+}
+
+/** A cron as stored: metadata and payload sealed, with the context they were sealed with. */
+export async function sealCron(ctx: Pick<ServiceContext, "encryption">, cron: Cron, storedContext?: JsonObject | null): Promise<Cron> {
+  const payload = cron.payload as unknown as JsonObject;
+  const sealed = await sealFields(ctx, "cron", { metadata: cron.metadata, payload }, storedContext);
+  return {
+    ...cron,
+    metadata: sealed.fields.metadata ?? cron.metadata,
+    payload: (sealed.fields.payload ?? payload) as unknown as CronPayload,
+    encryptionContext: sealed.encryptionContext,
+  };
+}
+
+/** A cron as readers and its firings see it: metadata and payload opened. */
+export async function openCron<T extends Cron>(ctx: Pick<ServiceContext, "encryption">, cron: T): Promise<T> {
+  const payload = cron.payload as unknown as JsonObject;
+  const opened = await openFields(ctx, "cron", { metadata: cron.metadata, payload }, cron.encryptionContext);
+  return { ...cron, metadata: opened.metadata ?? cron.metadata, payload: (opened.payload ?? payload) as unknown as CronPayload };
 }
