@@ -24,8 +24,8 @@ export class EncryptionHandlerError extends AppError {
 
 /**
  * Seals and opens JSON fields LangGraph's JSON handlers cover with the deployment's handlers:
- * thread metadata and values, assistant metadata and context, store values (LangGraph also
- * covers run metadata/kwargs and cron metadata/payload, which Hangar does not seal yet). The handler chooses which keys it encrypts (the others
+ * thread metadata and values, assistant metadata and context, run metadata and kwargs, cron
+ * metadata and payload, store values. The handler chooses which keys it encrypts (the others
  * stay searchable) but must keep every key, as LangGraph's server requires: jsonb merges and
  * containment filters work key by key, so a handler that renames or drops keys is refused.
  */

@@ -107,6 +107,14 @@ describe("run and cron encryption (encrypt.json on run metadata/kwargs, cron met
     expect(values.messages.map((message) => message.content)).toEqual([SECRET, `echo: ${SECRET}`]);
   });
 
+  it("starts the context handler from X-Encryption-Context: its keys are kept, the handler's own win", async () => {
+    const headers = { authorization: `Bearer ${aliceToken}`, "x-encryption-context": JSON.stringify({ region: "eu", tenant_id: "bob" }) };
+    const thread = await new Client({ apiUrl: server.url, defaultHeaders: headers }).threads.create({ metadata: { topic: SECRET } });
+    // examples/encryption's handler spreads context.metadata, then sets tenant_id from the user.
+    expect((await row("threads", "thread_id", thread.thread_id)).encryption_context).toEqual({ region: "eu", tenant_id: "alice" });
+    expect((await alice.threads.get(thread.thread_id)).metadata).toMatchObject({ topic: SECRET });
+  });
+
   it("seals a cron's metadata and payload, opens them for readers, and fires with the plaintext payload", async () => {
     const thread = await alice.threads.create();
     const cron = await alice.crons.createForThread(thread.thread_id, "echo", { schedule: "0 3 * * *", input: human(SECRET), metadata: { topic: SECRET } });
