@@ -55,7 +55,7 @@ export function createServiceContext(runtime: HangarRuntime, actor: Actor, log: 
     metrics: runtime.metrics,
     webhooksDisabled: runtime.deployment.http?.disable_webhooks === true,
     ...(runtime.jsonEncryption
-      ? { encryption: requestEncryption(runtime.jsonEncryption.cipher, runtime.jsonEncryption.context, actor, log) }
+      ? { encryption: requestEncryption(runtime.jsonEncryption.cipher, runtime.jsonEncryption.context, actor, log, runtime.db.dataSource.manager) }
       : {}),
   };
 }

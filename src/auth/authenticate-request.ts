@@ -1,3 +1,4 @@
+import { ENCRYPTION_CONTEXT_HEADER, parseEncryptionContextHeader } from "../domain/encryption.js";
 import { UnauthenticatedError } from "../domain/errors.js";
 import { authenticateRequest as checkApiKey } from "./api-keys.js";
 import type { Logger } from "../logger.js";
@@ -22,6 +23,13 @@ export async function authenticateCaller(
   request: Request,
   log: Logger,
 ): Promise<Actor> {
+  const actor = await decideCaller(settings, request, log);
+  // Read once authenticated (an unauthenticated caller gets its 401 whatever it sent).
+  const header = request.headers.get(ENCRYPTION_CONTEXT_HEADER);
+  return header === null ? actor : { ...actor, encryptionContext: parseEncryptionContextHeader(header) };
+}
+
+async function decideCaller(settings: RequestAuthentication, request: Request, log: Logger): Promise<Actor> {
   const { apiKeys, customAuth } = settings;
   const keyActor = checkApiKey(apiKeys, request.headers);
   if (keyActor && keyActor.kind === "api-key") return keyActor;

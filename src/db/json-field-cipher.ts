@@ -24,8 +24,8 @@ export class EncryptionHandlerError extends AppError {
 
 /**
  * Seals and opens JSON fields LangGraph's JSON handlers cover with the deployment's handlers:
- * thread metadata and values, assistant metadata and context, store values (LangGraph also
- * covers run metadata/kwargs and cron metadata/payload, which Hangar does not seal yet). The handler chooses which keys it encrypts (the others
+ * thread metadata and values, assistant metadata and context, run metadata and kwargs, cron
+ * metadata and payload, store values. The handler chooses which keys it encrypts (the others
  * stay searchable) but must keep every key, as LangGraph's server requires: jsonb merges and
  * containment filters work key by key, so a handler that renames or drops keys is refused.
  */
@@ -39,11 +39,35 @@ export class JsonFieldCipher {
     return this.call("encrypt", { model, field, metadata }, data);
   }
 
-  open(model: EncryptedModel, field: EncryptedField, metadata: JsonObject, data: JsonObject): Promise<JsonObject> {
-    return this.call("decrypt", { model, field, metadata }, data);
+  /**
+   * The plaintext of a sealed field. `decrypt.json` may also hand back replacement ciphertext
+   * (LangGraph's `DecryptResult(plaintext, replacement)`, e.g. after rotating the key it was
+   * sealed with), as a plain object `{plaintext, replacement}`: `onReplacement` gets it, for the
+   * caller to store in place of `data`. Both must keep `data`'s keys.
+   */
+  async open(
+    model: EncryptedModel,
+    field: EncryptedField,
+    metadata: JsonObject,
+    data: JsonObject,
+    onReplacement?: (replacement: JsonObject) => void,
+  ): Promise<JsonObject> {
+    const context = { model, field, metadata };
+    const result = await this.invoke("decrypt", context, data);
+    if (!isDecryptResult(result, data)) return this.checked("decrypt", context, data, result);
+    const plaintext = this.checked("decrypt", context, data, result.plaintext);
+    if (result.replacement !== undefined && result.replacement !== null) {
+      const replacement = this.checked("decrypt", context, data, result.replacement);
+      onReplacement?.(replacement);
+    }
+    return plaintext;
   }
 
   private async call(handler: "encrypt" | "decrypt", context: EncryptionContext, data: JsonObject): Promise<JsonObject> {
+    return this.checked(handler, context, data, await this.invoke(handler, context, data));
+  }
+
+  private async invoke(handler: "encrypt" | "decrypt", context: EncryptionContext, data: JsonObject): Promise<unknown> {
     const what = `${handler}.json handler failed on ${context.model} ${context.field}`;
     let result: unknown;
     try {
@@ -53,6 +77,11 @@ export class JsonFieldCipher {
       this.log.error({ err: coerceError(error), model: context.model, field: context.field }, `the encryption module's ${what}`);
       throw new EncryptionHandlerError(`The deployment's encryption module's ${what}; see the server log`, { cause: error });
     }
+    return result;
+  }
+
+  /** The handler's answer if it keeps the contract (an object with the keys it was given). */
+  private checked(handler: "encrypt" | "decrypt", context: EncryptionContext, data: JsonObject, result: unknown): JsonObject {
     if (!isJsonObject(result)) {
       throw new EncryptionHandlerError(
         `The deployment's encryption module's ${handler}.json handler must return an object; it returned ${result === null ? "null" : typeof result}`,
@@ -67,6 +96,17 @@ export class JsonFieldCipher {
     }
     return result;
   }
+}
+
+/**
+ * A decrypt answer shaped like LangGraph's DecryptResult: only `plaintext` (an object with the
+ * given keys) and `replacement`. Plain decrypted data looks like that only if its one or two keys
+ * are `plaintext`/`replacement` and `plaintext` holds an object with those same keys.
+ */
+function isDecryptResult(result: unknown, given: JsonObject): result is { plaintext: unknown; replacement?: unknown } {
+  if (!isJsonObject(result) || !isJsonObject(result.plaintext)) return false;
+  if (!Object.keys(result).every((key) => key === "plaintext" || key === "replacement")) return false;
+  return changedKeys(given, result.plaintext).length === 0;
 }
 
 /** Keys one object has and the other has not (named with a sign), as jsonb merges would see them. */

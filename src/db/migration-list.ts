@@ -23,6 +23,7 @@ import { SeedModelPrices2026111763760098200 } from "../../migrations/17637600982
 import { AddEncryptionContext1763760098800 } from "../../migrations/1763760098800-add-encryption-context.js";
 import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/1763760099000-index-trace-roots-by-start-time.js";
 import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-index-trace-run-tags.js";
+import { AddRunEncryptionContext1764300000000 } from "../../migrations/1764300000000-add-run-encryption-context.js";
 import { CorrectModelPrices2026111764300200000 } from "../../migrations/1764300200000-correct-model-prices-2026-11.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
@@ -52,5 +53,6 @@ export const MIGRATIONS = [
   AddEncryptionContext1763760098800,
   IndexTraceRootsByStartTime1763760099000,
   IndexTraceRunTags1763760099500,
+  AddRunEncryptionContext1764300000000,
   CorrectModelPrices2026111764300200000,
 ];

@@ -45,6 +45,8 @@ export interface Cron {
   nextRunDate: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** The encryption context metadata and payload are sealed with in storage; null: stored in clear. */
+  encryptionContext: JsonObject | null;
 }
 
 /**

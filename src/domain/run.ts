@@ -82,6 +82,8 @@ export interface Run {
   /** A cancellation asked for while the run was running; the worker that holds it acts on it. */
   cancelAction: CancelAction | null;
   error: JsonObject | null;
+  /** The encryption context metadata and kwargs are sealed with in storage; null: stored in clear. */
+  encryptionContext: JsonObject | null;
 }
 
 /** A run as join answers it: its status and error, and the values it left on its thread. */
@@ -190,5 +192,6 @@ export function composeRun(options: {
     attempt: 0,
     cancelAction: null,
     error: null,
+    encryptionContext: null,
   };
 }

@@ -26,8 +26,8 @@ export interface DeploymentEncryption {
  * langgraph.json `encryption`: `path` names a module export (`./encryption.ts:encryption`) with
  * the deployment's handlers, shaped like LangGraph's `Encryption` (Python SDK; the JS SDK has none):
  * `encrypt.blob` / `decrypt.blob` (checkpoint bytes, db/checkpoint-encryption.ts),
- * `encrypt.json` / `decrypt.json` (thread, assistant and store JSON fields, db/json-field-cipher.ts;
- * runs and crons not yet) and `context` (per-user context, services/field-encryption.ts). Each encrypt handler needs its decrypt handler; a
+ * `encrypt.json` / `decrypt.json` (thread, assistant, run, cron and store JSON fields,
+ * db/json-field-cipher.ts) and `context` (per-request context, services/field-encryption.ts). Each encrypt handler needs its decrypt handler; a
  * module with none, any other key in the section, or a module that fails to load stops start-up.
  */
 const EncryptionSection = z.strictObject({ path: z.string().min(1) });
@@ -63,14 +63,15 @@ export async function loadEncryption(
     { path: spec, blob: blob !== null, json: json !== null, context: context !== undefined },
     `encryption loaded: ${blob ? "checkpoint channel values and pending writes are encrypted" : "no blob handlers: checkpoints stay in clear"}; ` +
       (json
-        ? "thread metadata and values, assistant metadata and context and store values go through encrypt.json (it chooses the keys)"
-        : "no JSON handlers: thread, assistant and store JSON fields stay in clear"),
+        ? "thread metadata and values, assistant metadata and context, run metadata and kwargs, cron metadata and payload and store " +
+          "values go through encrypt.json (it chooses the keys)"
+        : "no JSON handlers: thread, assistant, run, cron and store JSON fields stay in clear"),
   );
   if (json) {
-    // LangGraph's JSON handlers also cover these; Hangar does not seal them yet, so say so where operators look.
+    // Copies of run data outside those fields, which no LangGraph handler covers: said where operators look.
     log.warn(
       { path: spec },
-      "encrypt.json is not applied to run metadata and kwargs (run input), cron metadata and payload, stored stream events or traces: " +
+      "encrypt.json is not applied to stored stream events (run_events), traces, or a run's webhook body while it waits for delivery: " +
         "those stay in clear (README: Encryption at rest)",
     );
   }

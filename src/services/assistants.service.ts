@@ -262,7 +262,7 @@ export const assistantsService = {
       query.andWhere("v.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(input.metadata) });
     }
     const versions = await query.orderBy("v.version", "DESC").offset(input.offset).limit(input.limit).getMany();
-    return Promise.all(versions.map((version) => openAssistant(ctx, version)));
+    return Promise.all(versions.map((version) => openAssistant(ctx, version, "assistant_versions")));
   },
 
   /** For DataLoaders: every version of each assistant (newest first), in key order. */
@@ -277,7 +277,7 @@ export const assistantsService = {
       )
       .orderBy("v.version", "DESC")
       .getMany();
-    const opened = await Promise.all(versions.map((version) => openAssistant(ctx, version)));
+    const opened = await Promise.all(versions.map((version) => openAssistant(ctx, version, "assistant_versions")));
     return assistantIds.map((id) => opened.filter((version) => version.assistantId === id.toLowerCase()));
   },
 

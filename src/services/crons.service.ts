@@ -23,6 +23,11 @@ import { requireAllowedWebhook } from "./run-lifecycle/webhooks.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { withAuthUser } from "./run-auth-user.js";
+import { openCron, openRuns, requireScopeKeysInClear, sealCron } from "./field-encryption.js";
+
+function openCrons(ctx: ServiceContext, crons: readonly Cron[]): Promise<Cron[]> {
+  return Promise.all(crons.map((cron) => openCron(ctx, cron)));
+}
 
 /** A cron request in domain terms; the transports map their payloads to this. */
 export interface CreateCronInput {
@@ -172,7 +177,7 @@ export const cronsService = {
       end_time: input.endTime?.toISOString(),
       metadata: { ...(input.metadata ?? {}) },
     };
-    await scopeOf(ctx, "crons", "create", request);
+    const scope = await scopeOf(ctx, "crons", "create", request);
     const assistant = await findAssistantForRun(ctx, input.assistantId);
     const threadId = input.threadId === null ? null : (await threadsService.get(ctx, input.threadId)).threadId;
     // Its firings run as the user who created it (LangGraph's run config keys; see run-auth-user.ts).
@@ -192,22 +197,25 @@ export const cronsService = {
       nextRunDate: null,
       createdAt: now,
       updatedAt: now,
+      encryptionContext: null,
     };
     cron.nextRunDate = firstSlot(cron, now);
+    const stored = await sealCron(ctx, cron);
+    requireScopeKeysInClear(scope, cron.metadata, stored.metadata);
     try {
-      await insertCron(ctx.db.dataSource.manager, cron);
+      await insertCron(ctx.db.dataSource.manager, stored);
     } catch (error) {
       // The thread or assistant was deleted since we read it.
       if ((error as { code?: string }).code === "23503") throw new NotFoundError(`Thread '${threadId}' or assistant '${assistant.assistantId}' not found`);
       throw error;
     }
     ctx.streaming.signals.cronsChanged();
-    return cron;
+    return { ...cron, encryptionContext: stored.encryptionContext };
   },
 
   async get(ctx: ServiceContext, cronId: string): Promise<Cron> {
     const scope = await scopeOf(ctx, "crons", "read", { cron_id: cronId });
-    return loadCron(ctx.db.dataSource.manager, cronId, { scope });
+    return openCron(ctx, await loadCron(ctx.db.dataSource.manager, cronId, { scope }));
   },
 
   /** For DataLoaders: results in key order, null where a cron does not exist. */
@@ -221,7 +229,7 @@ export const cronsService = {
           .andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
           .getMany()
       : [];
-    return inKeyOrder(cronIds, found, (cron) => cron.cronId);
+    return inKeyOrder(cronIds, await openCrons(ctx, found), (cron) => cron.cronId);
   },
 
   /**
@@ -239,7 +247,7 @@ export const cronsService = {
     const callerGaveMetadata = input.metadata !== undefined;
     input = { ...input, metadata: stampedMetadata(request) };
     const updated = await withTransaction(ctx.db, async (manager) => {
-      const current = await loadCron(manager, cronId, { lock: true, scope });
+      const current = await openCron(ctx, await loadCron(manager, cronId, { lock: true, scope }));
       const cron: Cron = {
         ...current,
         schedule: schedule ?? current.schedule,
@@ -254,8 +262,12 @@ export const cronsService = {
       };
       const replans = [input.schedule, input.timezone, input.endTime, input.enabled].some((value) => value !== undefined);
       if (replans) cron.nextRunDate = firstSlot(cron, now);
-      await manager.save(CronEntity, cron);
-      return cron;
+      // Sealed again whole (metadata and payload are replaced, never merged in SQL), with the
+      // context the cron was created with.
+      const stored = await sealCron(ctx, cron, current.encryptionContext);
+      requireScopeKeysInClear(scope, cron.metadata, stored.metadata);
+      await manager.save(CronEntity, stored);
+      return { ...cron, encryptionContext: stored.encryptionContext };
     });
     ctx.streaming.signals.cronsChanged();
     return updated;
@@ -278,7 +290,7 @@ export const cronsService = {
     const { limit, offset, sortBy = "created_at", sortOrder = "desc", ...wanted } = input;
     const scope = await scopeOf(ctx, "crons", "search", searchRequest(wanted, { limit, offset }));
     const filter = filterOf(ctx, wanted);
-    return filter ? searchCrons(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder }) : [];
+    return filter ? openCrons(ctx, await searchCrons(ctx.db.dataSource.manager, { ...filter, scope }, { limit, offset, sortBy, sortOrder })) : [];
   },
 
   async count(ctx: ServiceContext, filter: Omit<SearchCronsInput, "limit" | "offset" | "sortBy" | "sortOrder">): Promise<number> {
@@ -298,7 +310,7 @@ export const cronsService = {
     const valid = [...new Set(keys.filter(isUuid))];
     const column = owner === "assistant" ? "assistant_id" : "thread_id";
     const scope = await scopeOf(ctx, "crons", "search", { [column]: valid });
-    const crons = valid.length > 0 ? await listCronsOf(ctx.db.dataSource.manager, { owner: column, ownerIds: valid, perOwner, scope }) : [];
+    const crons = valid.length > 0 ? await openCrons(ctx, await listCronsOf(ctx.db.dataSource.manager, { owner: column, ownerIds: valid, perOwner, scope })) : [];
     return keys.map((key) => crons.filter((cron) => (owner === "assistant" ? cron.assistantId : cron.threadId) === key));
   },
 
@@ -307,8 +319,10 @@ export const cronsService = {
     const keys = cronIds.map((id) => id.toLowerCase());
     const valid = [...new Set(keys.filter(isUuid))];
     const rows = valid.length > 0 ? await listRunsOfCrons(ctx.db.dataSource.manager, { cronIds: valid, perCron }) : [];
+    const runs = await openRuns(ctx, rows.map((row) => row.run));
     const pages = new Map<string, CronRunsPage>();
-    for (const { run, cronId, cronTotal } of rows) {
+    for (const [index, { cronId, cronTotal }] of rows.entries()) {
+      const run = runs[index]!;
       const page = pages.get(cronId) ?? { runs: [], total: cronTotal };
       page.runs.push(run);
       pages.set(cronId, page);

@@ -6,6 +6,7 @@ import { isRunFinished, type Run, type RunStatusAndValues } from "../domain/run.
 import type { RunCreateRequest } from "../domain/run-request.js";
 import { openRunStream, readRunStream, type RunStreamReader, type RunStreamRequest, type RunStreamSources } from "../streaming/read-run-stream.js";
 import { createRun } from "./run-lifecycle/create-run.js";
+import { openRun } from "./field-encryption.js";
 import { requireRunId } from "./runs.service.js";
 import { threadsService } from "./threads.service.js";
 import { isRestricted, scopeOf } from "./access-scope.js";
@@ -98,7 +99,8 @@ export const runResultsService = {
   /** Resolves when the run has finished (the run) or was deleted (null). */
   async waitForEnd(ctx: ServiceContext, runId: string, signal?: AbortSignal): Promise<Run | null> {
     const id = requireRunId(runId);
-    return readWhenRunEnds(ctx, id, () => readRun(ctx, id), (run) => isRunFinished(run.status), { signal });
+    const run = await readWhenRunEnds(ctx, id, () => readRun(ctx, id), (run) => isRunFinished(run.status), { signal });
+    return run && openRun(ctx, run);
   },
 
   /**

@@ -7,6 +7,7 @@ import { NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
 import type { Run, RunStatus } from "../domain/run.js";
 import { isRestricted, scopeOf } from "./access-scope.js";
+import { openRun, openRuns } from "./field-encryption.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
 
@@ -34,13 +35,13 @@ export const runsService = {
     if (!run || (threadId !== null && run.threadId !== threadId.toLowerCase())) {
       throw new NotFoundError(`Run '${runId}' not found${threadId ? ` on thread '${threadId}'` : ""}`);
     }
-    return run;
+    return openRun(ctx, run);
   },
 
   async getMany(ctx: ServiceContext, runIds: readonly string[]): Promise<(Run | null)[]> {
     const valid = runIds.filter(isUuid).map((id) => id.toLowerCase());
     const scope = await scopeOf(ctx, "threads", "read", { run_ids: valid });
-    const runs = valid.length > 0 ? await selectRuns(ctx.db.dataSource.manager, valid, scope) : [];
+    const runs = valid.length > 0 ? await openRuns(ctx, await selectRuns(ctx.db.dataSource.manager, valid, scope)) : [];
     return inKeyOrder(runIds.map((id) => id.toLowerCase()), runs, (run) => run.runId);
   },
 
@@ -54,7 +55,7 @@ export const runsService = {
     if (isRestricted(scope) && !(await threadExists(ctx.db.dataSource.manager, threadId, scope))) {
       throw new NotFoundError(`Thread '${query.threadId}' not found`);
     }
-    const runs = await listThreadRuns(ctx.db.dataSource.manager, { ...query, threadId });
+    const runs = await openRuns(ctx, await listThreadRuns(ctx.db.dataSource.manager, { ...query, threadId }));
     if (runs.length === 0 && query.offset === 0) {
       if (!(await threadExists(ctx.db.dataSource.manager, threadId))) throw new NotFoundError(`Thread '${query.threadId}' not found`);
     }
@@ -84,8 +85,10 @@ export const runsService = {
     const valid = [...new Set(keys.filter(isUuid))];
     const rows =
       valid.length > 0 ? await listRunsOfThreads(ctx.db.dataSource.manager, { threadIds: valid, ...query }) : [];
+    const runs = await openRuns(ctx, rows.map((row) => row.run));
     const pages = new Map<string, ThreadRunsPage>();
-    for (const { run, threadTotal } of rows) {
+    for (const [index, { threadTotal }] of rows.entries()) {
+      const run = runs[index]!;
       const page = pages.get(run.threadId) ?? { runs: [], total: threadTotal };
       page.runs.push(run);
       pages.set(run.threadId, page);

@@ -1,5 +1,6 @@
 import type { AuthUser, CustomAuthHandlers } from "../auth/auth-types.js";
 import type { Database } from "../db/database.js";
+import type { JsonObject } from "../domain/json.js";
 import type { GraphRegistry } from "../graphs/graph-registry.js";
 import type { WebhookUrlPolicy } from "../domain/webhook.js";
 import type { Logger } from "../logger.js";
@@ -16,6 +17,11 @@ export interface Actor {
   kind: "api-key" | "anonymous" | "user";
   /** Set for `user` actors; the value handlers receive as `user`. */
   user?: AuthUser;
+  /**
+   * The encryption context the caller sent (X-Encryption-Context, parsed at the edge): the start
+   * of its writes' encryption context (services/field-encryption.ts).
+   */
+  encryptionContext?: JsonObject;
 }
 
 /** What every service method receives first: handles, clock, logger and caller. */

@@ -21,7 +21,7 @@ import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
 import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
-import { openThread, sealFields } from "./field-encryption.js";
+import { openRun, openThread, sealFields } from "./field-encryption.js";
 import type { ServiceContext } from "./service-context.js";
 import { checkpointOf, toThreadState } from "./thread-state-snapshot.js";
 
@@ -103,7 +103,7 @@ function graphIdOf(thread: Thread): string | null {
 async function factoryConfigOf(ctx: ServiceContext, thread: Thread, tx?: StateTransaction): Promise<JsonObject> {
   const [latestRun] = await listThreadRuns(tx?.manager ?? ctx.db.dataSource.manager, { threadId: thread.threadId, limit: 1, offset: 0 });
   if (latestRun === undefined) return thread.config;
-  return mergeRunConfig(thread.config, latestRun.kwargs.config);
+  return mergeRunConfig(thread.config, (await openRun(ctx, latestRun)).kwargs.config);
 }
 
 async function resolveGraph(ctx: ServiceContext, thread: Thread, graphId: string, tx?: StateTransaction): Promise<StatefulGraph> {

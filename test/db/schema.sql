@@ -71,7 +71,7 @@ CREATE FUNCTION public.hangar_cron_firing_follows_run() RETURNS trigger
         RETURN NULL;
       END $$;
 
-CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_cron_id uuid, p_thread_metadata jsonb, p_create_thread boolean, p_skip_locked_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
+CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_assistant_id uuid, p_metadata jsonb, p_multitask_strategy text, p_kwargs jsonb, p_created_at timestamp with time zone, p_run_after timestamp with time zone, p_cron_id uuid, p_thread_metadata jsonb, p_create_thread boolean, p_skip_locked_thread boolean, p_assistant_version integer, p_assistant_updated_at timestamp with time zone, p_encryption_context jsonb) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
     LANGUAGE plpgsql
     AS $$
       DECLARE
@@ -91,14 +91,14 @@ CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_ass
           END IF;
         END IF;
         IF p_create_thread THEN
-          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status)
-          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata, 'busy')
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status, encryption_context)
+          VALUES (p_thread_id, p_created_at, p_created_at, p_created_at, p_thread_metadata, 'busy', p_encryption_context)
           ON CONFLICT (thread_id) DO NOTHING;
           IF FOUND THEN
             INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-              created_at, updated_at, run_after, attempt, cron_id)
+              created_at, updated_at, run_after, attempt, cron_id, encryption_context)
             VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
-              p_created_at, p_created_at, p_run_after, 0, p_cron_id);
+              p_created_at, p_created_at, p_run_after, 0, p_cron_id, p_encryption_context);
             RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
             RETURN;
           END IF;
@@ -128,15 +128,15 @@ CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_ass
           END IF;
         END IF;
         INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-          created_at, updated_at, run_after, attempt, cron_id)
+          created_at, updated_at, run_after, attempt, cron_id, encryption_context)
         VALUES (p_run_id, p_thread_id, p_assistant_id, 'pending', p_metadata, p_multitask_strategy, p_kwargs,
-          p_created_at, p_created_at, p_run_after, 0, p_cron_id);
+          p_created_at, p_created_at, p_run_after, 0, p_cron_id, p_encryption_context);
         UPDATE threads SET status = 'busy', metadata = metadata || p_thread_metadata, updated_at = p_created_at
         WHERE thread_id = p_thread_id;
         RETURN QUERY SELECT 'created'::text, v_ended, v_signalled;
       END $$;
 
-CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[], p_assistant_ids uuid[], p_metadata jsonb[], p_strategies text[], p_kwargs jsonb[], p_created_at timestamp with time zone[], p_run_after timestamp with time zone[], p_cron_ids uuid[], p_thread_metadata jsonb[], p_create_thread boolean[], p_skip_locked_thread boolean[], p_assistant_versions integer[], p_assistant_updated_at timestamp with time zone[]) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
+CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[], p_assistant_ids uuid[], p_metadata jsonb[], p_strategies text[], p_kwargs jsonb[], p_created_at timestamp with time zone[], p_run_after timestamp with time zone[], p_cron_ids uuid[], p_thread_metadata jsonb[], p_create_thread boolean[], p_skip_locked_thread boolean[], p_assistant_versions integer[], p_assistant_updated_at timestamp with time zone[], p_encryption_contexts jsonb[]) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
     LANGUAGE plpgsql
     AS $$
       DECLARE
@@ -161,14 +161,14 @@ CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[]
 
         -- 1. New threads, each with its first run: nothing to decide (a thread created here has no runs).
         WITH candidates AS (
-          SELECT DISTINCT ON (u.thread_id) u.thread_id, u.created_at, u.thread_metadata, u.ord
-          FROM unnest(p_thread_ids, p_create_thread, p_assistant_updated_at, p_created_at, p_thread_metadata)
-            WITH ORDINALITY AS u (thread_id, create_thread, assistant_updated_at, created_at, thread_metadata, ord)
+          SELECT DISTINCT ON (u.thread_id) u.thread_id, u.created_at, u.thread_metadata, u.encryption_context, u.ord
+          FROM unnest(p_thread_ids, p_create_thread, p_assistant_updated_at, p_created_at, p_thread_metadata, p_encryption_contexts)
+            WITH ORDINALITY AS u (thread_id, create_thread, assistant_updated_at, created_at, thread_metadata, encryption_context, ord)
           WHERE u.create_thread AND u.assistant_updated_at IS NULL
           ORDER BY u.thread_id, u.ord
         ), inserted AS (
-          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status)
-          SELECT c.thread_id, c.created_at, c.created_at, c.created_at, c.thread_metadata, 'busy' FROM candidates c
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, status, encryption_context)
+          SELECT c.thread_id, c.created_at, c.created_at, c.created_at, c.thread_metadata, 'busy', c.encryption_context FROM candidates c
           ORDER BY c.thread_id
           ON CONFLICT (thread_id) DO NOTHING
           RETURNING thread_id
@@ -177,12 +177,12 @@ CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[]
         FROM candidates c JOIN inserted i ON i.thread_id = c.thread_id;
         IF cardinality(v_new_ords) > 0 THEN
           INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-            created_at, updated_at, run_after, attempt, cron_id)
+            created_at, updated_at, run_after, attempt, cron_id, encryption_context)
           SELECT u.run_id, u.thread_id, u.assistant_id, 'pending', u.metadata, u.strategy, u.kwargs,
-            u.created_at, u.created_at, u.run_after, 0, u.cron_id
+            u.created_at, u.created_at, u.run_after, 0, u.cron_id, u.encryption_context
           FROM unnest(p_run_ids, p_thread_ids, p_assistant_ids, p_metadata, p_strategies, p_kwargs, p_created_at,
-                      p_run_after, p_cron_ids)
-            WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, strategy, kwargs, created_at, run_after, cron_id, ord)
+                      p_run_after, p_cron_ids, p_encryption_contexts)
+            WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, strategy, kwargs, created_at, run_after, cron_id, encryption_context, ord)
           JOIN unnest(v_new_ords) AS n (ord) ON n.ord = u.ord
           ORDER BY u.ord;
           FOREACH v_ord IN ARRAY v_new_ords LOOP
@@ -209,12 +209,12 @@ CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[]
           ) l;
           SELECT coalesce(array_agg(thread_id), ARRAY[]::uuid[]) INTO v_existing FROM threads WHERE thread_id = ANY(v_queue_threads);
           INSERT INTO runs (run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-            created_at, updated_at, run_after, attempt, cron_id)
+            created_at, updated_at, run_after, attempt, cron_id, encryption_context)
           SELECT u.run_id, u.thread_id, u.assistant_id, 'pending', u.metadata, u.strategy, u.kwargs,
-            u.created_at, u.created_at, u.run_after, 0, u.cron_id
+            u.created_at, u.created_at, u.run_after, 0, u.cron_id, u.encryption_context
           FROM unnest(p_run_ids, p_thread_ids, p_assistant_ids, p_metadata, p_strategies, p_kwargs, p_created_at,
-                      p_run_after, p_cron_ids)
-            WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, strategy, kwargs, created_at, run_after, cron_id, ord)
+                      p_run_after, p_cron_ids, p_encryption_contexts)
+            WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, strategy, kwargs, created_at, run_after, cron_id, encryption_context, ord)
           JOIN unnest(v_locked) AS l (thread_id) ON l.thread_id = u.thread_id
           WHERE NOT v_decided[u.ord]
           ORDER BY u.ord;
@@ -247,9 +247,9 @@ CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[]
         FOR r IN
           SELECT * FROM unnest(p_run_ids, p_thread_ids, p_assistant_ids, p_metadata, p_strategies, p_kwargs, p_created_at,
                                p_run_after, p_cron_ids, p_thread_metadata, p_create_thread, p_skip_locked_thread,
-                               p_assistant_versions, p_assistant_updated_at)
+                               p_assistant_versions, p_assistant_updated_at, p_encryption_contexts)
             WITH ORDINALITY AS u (run_id, thread_id, assistant_id, metadata, strategy, kwargs, created_at, run_after, cron_id,
-                                  thread_metadata, create_thread, skip_locked_thread, assistant_version, assistant_updated_at, ord)
+                                  thread_metadata, create_thread, skip_locked_thread, assistant_version, assistant_updated_at, encryption_context, ord)
           ORDER BY u.ord
         LOOP
           IF v_decided[r.ord] THEN
@@ -260,7 +260,7 @@ CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[]
           ELSE
             RETURN QUERY SELECT e.outcome, e.ended_run_ids, e.signalled_run_ids FROM hangar_enqueue_run(
               r.run_id, r.thread_id, r.assistant_id, r.metadata, r.strategy, r.kwargs, r.created_at, r.run_after, r.cron_id,
-              r.thread_metadata, r.create_thread, r.skip_locked_thread, r.assistant_version, r.assistant_updated_at) e;
+              r.thread_metadata, r.create_thread, r.skip_locked_thread, r.assistant_version, r.assistant_updated_at, r.encryption_context) e;
           END IF;
         END LOOP;
       END $$;
@@ -372,6 +372,7 @@ CREATE TABLE public.crons (
     next_run_date timestamp with time zone,
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
+    encryption_context jsonb,
     CONSTRAINT crons_on_run_completed_check CHECK ((on_run_completed = ANY (ARRAY['delete'::text, 'keep'::text]))),
     CONSTRAINT crons_on_run_completed_stateless CHECK (((thread_id IS NULL) = (on_run_completed IS NOT NULL)))
 );
@@ -447,6 +448,7 @@ CREATE TABLE public.runs (
     cancel_action text,
     error jsonb,
     cron_id uuid,
+    encryption_context jsonb,
     CONSTRAINT runs_cancel_action_check CHECK ((cancel_action = ANY (ARRAY['interrupt'::text, 'rollback'::text]))),
     CONSTRAINT runs_multitask_strategy_check CHECK ((multitask_strategy = ANY (ARRAY['reject'::text, 'interrupt'::text, 'rollback'::text, 'enqueue'::text]))),
     CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'success'::text, 'error'::text, 'timeout'::text, 'interrupted'::text])))

@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-database.
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // langgraph.json `encryption.path` (examples/encryption/encryption.ts: AES-256-GCM, key in
-// ENCRYPTION_KEY, read on every call): checkpoint blobs are ciphertext in PostgreSQL, plaintext
+// ENCRYPTION_KEY, read on every call; through test/fixtures/encryption/checkpoint-failing.ts): checkpoint blobs are ciphertext in PostgreSQL, plaintext
 // through the SDK; a wrong or missing key is a clear error and writes nothing.
 const ENCRYPTED_DEPLOYMENT = path.resolve("test/fixtures/encryption/langgraph.json");
 const KEY = randomBytes(32).toString("base64");
@@ -101,12 +101,14 @@ describe("checkpoint encryption (langgraph.json encryption.path)", () => {
   });
 
   it("fails a run whose checkpoints cannot be encrypted, and writes none of them", async () => {
-    delete process.env.ENCRYPTION_KEY;
+    // Checkpoints only: with the key gone, the run's kwargs could not be sealed and it would
+    // never be queued (503), which json-encryption.test.ts covers.
+    process.env.FAIL_CHECKPOINT_ENCRYPTION = "1";
     let failed: Awaited<ReturnType<typeof echo>>;
     try {
       failed = await echo(server, SECRET);
     } finally {
-      process.env.ENCRYPTION_KEY = KEY;
+      delete process.env.FAIL_CHECKPOINT_ENCRYPTION;
     }
     expect(failed.run.status).toBe("error");
     expect(await blobRows(failed.threadId)).toEqual([]);

@@ -213,7 +213,7 @@ describe("JSON handlers that break the contract", () => {
     expect(await threadCount()).toBe(before);
   });
 
-  it("records a run whose values the handler cannot seal, and keeps the thread's last values: never in clear", async () => {
+  it("records a run whose values the handler cannot seal, keeps the thread's last values (never in clear) and ends its busy as error", async () => {
     process.env.MISBEHAVING_JSON = "values";
     const client = new Client({ apiUrl: misbehaving.url, defaultHeaders: { authorization: `Bearer ${aliceToken}` } });
     const thread = await client.threads.create();
@@ -222,5 +222,13 @@ describe("JSON handlers that break the contract", () => {
     expect((await client.runs.get(thread.thread_id, run.run_id)).status).toBe("success");
     const stored = await row("threads", "thread_id", thread.thread_id);
     expect(stored.values).toBeNull();
+    // Not busy behind a finished run, and not idle either: its values are not the run's.
+    const settled = await client.threads.get(thread.thread_id);
+    expect(settled.status).toBe("error");
+    expect(JSON.stringify(stored.error)).toContain("ThreadStateNotRecorded");
+    // The next run that records its state ends the error.
+    process.env.MISBEHAVING_JSON = "";
+    await client.runs.wait(thread.thread_id, "echo", { input: { messages: [{ role: "user", content: "again" }] } });
+    expect((await client.threads.get(thread.thread_id)).status).toBe("idle");
   });
 });

@@ -19,5 +19,6 @@ export const CronEntity = new EntitySchema<Cron>({
     nextRunDate: { name: "next_run_date", type: "timestamptz", nullable: true },
     createdAt: { name: "created_at", type: "timestamptz" },
     updatedAt: { name: "updated_at", type: "timestamptz" },
+    encryptionContext: { name: "encryption_context", type: "jsonb", nullable: true },
   },
 });

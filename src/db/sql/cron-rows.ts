@@ -1,8 +1,9 @@
 import type { Cron } from "../../domain/cron.js";
+import type { JsonObject } from "../../domain/json.js";
 
 /** Column list every hand-written cron statement returns, so all of them map rows the same way. */
 export const CRON_COLUMNS = `cron_id, assistant_id, thread_id, schedule, timezone, payload, metadata, end_time, enabled,
-  on_run_completed, next_run_date, created_at, updated_at`;
+  on_run_completed, next_run_date, created_at, updated_at, encryption_context`;
 
 export interface CronRow {
   cron_id: string;
@@ -18,6 +19,7 @@ export interface CronRow {
   next_run_date: Date | null;
   created_at: Date;
   updated_at: Date;
+  encryption_context: JsonObject | null;
 }
 
 export function cronFromRow(row: CronRow): Cron {
@@ -35,5 +37,6 @@ export function cronFromRow(row: CronRow): Cron {
     nextRunDate: row.next_run_date,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    encryptionContext: row.encryption_context,
   };
 }

@@ -23,6 +23,12 @@ export type EnqueueOutcome =
 
 export interface RunToEnqueue {
   run: Run;
+  /**
+   * The run's metadata and kwargs as stored (sealed by the deployment's encrypt.json, or as they
+   * are), and the encryption context they were sealed with (null: in clear). A thread the
+   * statement creates for the run gets the same context.
+   */
+  stored: { metadata: JsonObject; kwargs: JsonObject; encryptionContext: JsonObject | null };
   /** The cron whose firing queues the run; null for API runs. */
   cronId: string | null;
   thread: {
@@ -39,7 +45,7 @@ const ENQUEUE_RUNS = preparedStatement(
   "enqueue_runs",
   `SELECT outcome, ended_run_ids, signalled_run_ids
    FROM hangar_enqueue_runs($1::uuid[], $2::uuid[], $3::uuid[], $4::jsonb[], $5::text[], $6::jsonb[], $7::timestamptz[],
-     $8::timestamptz[], $9::uuid[], $10::jsonb[], $11::boolean[], $12::boolean[], $13::integer[], $14::timestamptz[])`,
+     $8::timestamptz[], $9::uuid[], $10::jsonb[], $11::boolean[], $12::boolean[], $13::integer[], $14::timestamptz[], $15::jsonb[])`,
 );
 
 /**
@@ -67,9 +73,9 @@ export async function enqueueRuns(manager: EntityManager, entries: readonly RunT
       column((entry) => entry.run.runId),
       column((entry) => entry.run.threadId),
       column((entry) => entry.run.assistantId),
-      column((entry) => JSON.stringify(entry.run.metadata)),
+      column((entry) => JSON.stringify(entry.stored.metadata)),
       column((entry) => entry.run.multitaskStrategy),
-      column((entry) => JSON.stringify(entry.run.kwargs)),
+      column((entry) => JSON.stringify(entry.stored.kwargs)),
       column((entry) => entry.run.createdAt),
       column((entry) => entry.run.runAfter),
       column((entry) => entry.cronId),
@@ -78,6 +84,7 @@ export async function enqueueRuns(manager: EntityManager, entries: readonly RunT
       column((entry) => entry.thread.skipLockedThread),
       column((entry) => entry.assistantSeen?.version ?? null),
       column((entry) => entry.assistantSeen?.updatedAt ?? null),
+      column((entry) => (entry.stored.encryptionContext === null ? null : JSON.stringify(entry.stored.encryptionContext))),
     ],
   );
   const outcomes: EnqueueOutcome[] = new Array(entries.length);

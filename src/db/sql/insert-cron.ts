@@ -5,8 +5,8 @@ import type { Cron } from "../../domain/cron.js";
 export async function insertCron(manager: EntityManager, cron: Cron): Promise<void> {
   await manager.query(
     `INSERT INTO crons (cron_id, assistant_id, thread_id, schedule, timezone, payload, metadata, end_time, enabled,
-       on_run_completed, next_run_date, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+       on_run_completed, next_run_date, created_at, updated_at, encryption_context)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13)`,
     [
       cron.cronId,
       cron.assistantId,
@@ -20,6 +20,7 @@ export async function insertCron(manager: EntityManager, cron: Cron): Promise<vo
       cron.onRunCompleted,
       cron.nextRunDate,
       cron.createdAt,
+      cron.encryptionContext,
     ],
   );
 }

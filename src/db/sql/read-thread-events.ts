@@ -10,7 +10,9 @@ export interface ThreadStreamEvent extends RunStreamEvent {
  * The stored events of a thread's runs after a stream position, in stream order, at most `limit`
  * (page on with the last position). Reads only; walks the thread's runs, then their events. A
  * run's `metadata` event carries the run's graph (from the run row joined anyway), so a stream
- * naming it needs no query of its own.
+ * naming it needs no query of its own. A run whose kwargs are sealed (langgraph.json
+ * `encryption`) may have its graph id encrypted: its assistant's graph is named instead, which
+ * is the graph the run was composed from unless the assistant moved to another graph since.
  */
 export async function readThreadEvents(
   manager: EntityManager,
@@ -20,7 +22,9 @@ export async function readThreadEvents(
 ): Promise<ThreadStreamEvent[]> {
   const rows: Array<{ stream_position: string; run_id: string; seq: number; event: string; data: string; graph_id: string | null }> = await manager.query(
     `SELECT e.stream_position, e.run_id, e.seq, e.event, e.data,
-       CASE WHEN e.event = 'metadata' THEN r.kwargs->>'graphId' END AS graph_id
+       CASE WHEN e.event <> 'metadata' THEN NULL
+            WHEN r.encryption_context IS NULL THEN r.kwargs->>'graphId'
+            ELSE (SELECT a.graph_id FROM assistants a WHERE a.assistant_id = r.assistant_id) END AS graph_id
      FROM run_events e JOIN runs r ON r.run_id = e.run_id
      WHERE r.thread_id = $1 AND e.stream_position > $2
      ORDER BY e.stream_position LIMIT $3`,

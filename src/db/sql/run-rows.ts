@@ -2,7 +2,7 @@ import type { Run } from "../../domain/run.js";
 
 /** Column list every run statement returns, so all of them map rows the same way. */
 export const RUN_COLUMNS = `run_id, thread_id, assistant_id, status, metadata, multitask_strategy, kwargs,
-  created_at, updated_at, run_after, attempt, cancel_action, error`;
+  created_at, updated_at, run_after, attempt, cancel_action, error, encryption_context`;
 
 export interface RunRow {
   run_id: string;
@@ -18,6 +18,7 @@ export interface RunRow {
   attempt: number;
   cancel_action: Run["cancelAction"];
   error: Run["error"];
+  encryption_context: Run["encryptionContext"];
 }
 
 export function runFromRow(row: RunRow): Run {
@@ -35,5 +36,6 @@ export function runFromRow(row: RunRow): Run {
     attempt: row.attempt,
     cancelAction: row.cancel_action,
     error: row.error,
+    encryptionContext: row.encryption_context,
   };
 }

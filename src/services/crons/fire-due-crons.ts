@@ -10,9 +10,9 @@ import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
 import { newId } from "../../domain/ids.js";
 import { composeRun, type Run } from "../../domain/run.js";
-import type { Logger } from "../../logger.js";
 import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
 import { cancelEffectsOnThread, type CancelEffects } from "../run-lifecycle/cancel-run.js";
+import { openCron, sealRun } from "../field-encryption.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**
@@ -89,7 +89,7 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
   // wait for the next tick).
   const loop = async () => {
     for (;;) {
-      const batch = await withTransaction(ctx.db, (manager) => fireBatch(manager, ctx.now(), options.batchSize, ctx.log));
+      const batch = await withTransaction(ctx.db, (manager) => fireBatch(ctx, manager, ctx.now(), options.batchSize));
       tick.batches++;
       tick.fired += batch.fired;
       tick.refused += batch.refused;
@@ -112,14 +112,16 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
   return tick;
 }
 
-async function fireBatch(manager: EntityManager, now: Date, limit: number, log: Logger): Promise<BatchOutcome> {
+async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date, limit: number): Promise<BatchOutcome> {
+  const log = ctx.log;
   const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [], firings: [] };
-  const due = await claimDueCrons(manager, { now, limit });
+  // Payload and metadata opened: a firing runs what the cron was created with.
+  const due = await Promise.all((await claimDueCrons(manager, { now, limit })).map(async (item) => ({ ...item, cron: await openCron(ctx, item.cron) })));
   outcome.claimed = due.length;
   if (due.length === 0) return outcome;
 
   // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts).
-  const entries = due.map((item) => cronRunToEnqueue(item, now));
+  const entries = await Promise.all(due.map((item) => cronRunToEnqueue(ctx, item, now)));
   const queuedRuns = entries.map((entry) => entry.run);
   const queued = await enqueueRuns(manager, entries);
   const nextSlots = new Map<string, Date | null>();
@@ -162,14 +164,17 @@ async function fireBatch(manager: EntityManager, now: Date, limit: number, log: 
  * A firing's run, as createRun would queue the cron's stored request: on the cron's thread, or on
  * a new thread of its own (stateless crons), whose metadata names the cron. The cron's thread is
  * skipped when locked elsewhere: this transaction holds cron row locks, and thread deletion locks
- * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock.
+ * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock. The run
+ * (and a thread created for it) is sealed with the cron's encryption context, its creator's.
  */
-function cronRunToEnqueue(item: DueCron, now: Date): RunToEnqueue {
+async function cronRunToEnqueue(ctx: ServiceContext, item: DueCron, now: Date): Promise<RunToEnqueue> {
   const { cron, assistant } = item;
+  const run = composeCronRun(item, cron.threadId ?? newId(), now);
   const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
   const isStateless = cron.threadId === null;
   return {
-    run: composeCronRun(item, cron.threadId ?? newId(), now),
+    run,
+    stored: await sealRun(ctx, run, cron.encryptionContext),
     cronId: cron.cronId,
     thread: {
       metadata: isStateless ? { ...threadMetadata, cron_id: cron.cronId } : threadMetadata,

@@ -11,6 +11,7 @@ import { commandTargetsProblem, gotoTargetsOf } from "../../domain/run-command.j
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { isRestricted, scopeOf, stampedMetadata, type MetadataScope } from "../access-scope.js";
 import { assistantSnapshots } from "../assistant-snapshots.js";
+import { sealRun } from "../field-encryption.js";
 import { findAssistantForRun, resolveAssistantId } from "../assistants.service.js";
 import { withAuthUser } from "../run-auth-user.js";
 import { requireThreadIdForRun } from "../runs.service.js";
@@ -62,7 +63,7 @@ export interface QueuedRun {
  */
 async function queueAuthorizedRun(ctx: ServiceContext, authorized: AuthorizedRunRequest, hooks: CreateRunHooks = {}): Promise<QueuedRun> {
   const attempt = async (assistant: Assistant, checked: boolean) => {
-    const entry = runToEnqueue(authorized, assistant, checked);
+    const entry = await runToEnqueue(ctx, authorized, assistant, checked);
     await checkCommandTargets(ctx, entry.run);
     hooks.beforeQueued?.(entry.run);
     return { run: entry.run, queued: await ctx.db.runQueue.call(entry) };
@@ -88,7 +89,7 @@ export async function queueRunInTransaction(
   authorized: AuthorizedRunRequest,
   assistant: Assistant,
 ): Promise<QueuedRun> {
-  const entry = runToEnqueue(authorized, assistant, false);
+  const entry = await runToEnqueue(ctx, authorized, assistant, false);
   await checkCommandTargets(ctx, entry.run);
   const [queued] = await enqueueRuns(manager, [entry]);
   return queuedOrRefused(entry.run, queued!);
@@ -125,7 +126,7 @@ export async function createRunBatch(ctx: ServiceContext, requests: readonly Run
   }
   const entries: RunToEnqueue[] = [];
   for (const item of authorized) {
-    const entry = runToEnqueue(item, await findAssistantForRun(ctx, item.input.assistantId), false);
+    const entry = await runToEnqueue(ctx, item, await findAssistantForRun(ctx, item.input.assistantId), false);
     await checkCommandTargets(ctx, entry.run);
     entries.push(entry);
   }
@@ -171,8 +172,17 @@ export interface AuthorizedRunRequest {
   now: Date;
 }
 
-/** The run a request composes from an assistant, and the thread to create for it if asked. */
-function runToEnqueue({ input, runId, threadId, scope, now }: AuthorizedRunRequest, assistant: Assistant, checked: boolean): RunToEnqueue {
+/**
+ * The run a request composes from an assistant, and the thread to create for it if asked. Its
+ * metadata and kwargs are sealed with the caller's encryption context, which a thread created for
+ * it gets too (as POST /threads would give it); the keys stamped on that thread stay in clear.
+ */
+async function runToEnqueue(
+  ctx: ServiceContext,
+  { input, runId, threadId, scope, now }: AuthorizedRunRequest,
+  assistant: Assistant,
+  checked: boolean,
+): Promise<RunToEnqueue> {
   const run = composeRun({
     runId,
     assistant,
@@ -185,8 +195,10 @@ function runToEnqueue({ input, runId, threadId, scope, now }: AuthorizedRunReque
   });
   // A thread the run creates is stamped with the scope's owner fields, so its creator sees it.
   const threadMetadata = { ...ownerFields(scope), graph_id: assistant.graphId, assistant_id: assistant.assistantId };
+  const stored = await sealRun(ctx, run);
   return {
-    run,
+    run: { ...run, encryptionContext: stored.encryptionContext },
+    stored,
     cronId: null,
     thread: { metadata: threadMetadata, createIfMissing: input.threadId === null || input.ifNotExists === "create", skipLockedThread: false },
     assistantSeen: checked ? { version: assistant.version, updatedAt: assistant.updatedAt } : null,

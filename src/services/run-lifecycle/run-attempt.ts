@@ -5,6 +5,7 @@ import { coerceError } from "../../domain/errors.js";
 import type { Run } from "../../domain/run.js";
 import type { TraceRecorder } from "../traces/trace-recorder.js";
 import type { ServiceContext } from "../service-context.js";
+import { openRun } from "../field-encryption.js";
 import { executeRun } from "./execute-run.js";
 import { settleRun, type RunOutput } from "./settle-run.js";
 
@@ -33,6 +34,14 @@ export interface ClaimedRun {
  * the same turn as the claim) and dropped when it ends, whatever the outcome.
  */
 export async function attemptRun(ctx: ServiceContext, claimed: ClaimedRun): Promise<boolean> {
+  if (ctx.encryption && claimed.run.encryptionContext) {
+    // Sealed at rest: the run executes with its input, config and context opened.
+    try {
+      claimed = { ...claimed, run: await openRun(ctx, claimed.run) };
+    } catch (error) {
+      return failUnopenedRun(ctx, claimed, error);
+    }
+  }
   const { run } = claimed;
   const { checkpointer } = ctx.db;
   if (claimed.threadIsEmpty) checkpointer.expectEmptyThread(run.runId, run.threadId);
@@ -85,6 +94,28 @@ async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promi
     // Not a lost connection, or one that outlasted the lease: the lease expires and another
     // attempt runs it from its last checkpoint.
     log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
+    return true;
+  }
+}
+
+/**
+ * A run whose kwargs the encryption module cannot open cannot execute: it fails (its thread
+ * leaves busy as error, settle-run.ts), rather than going back to the queue to fail again on
+ * every attempt. Nothing sealed is used: no webhook (its URL is sealed), its thread is kept.
+ */
+async function failUnopenedRun(ctx: ServiceContext, claimed: ClaimedRun, error: unknown): Promise<boolean> {
+  ctx.log.error({ err: coerceError(error), runId: claimed.run.runId }, "could not open a run's kwargs; the run fails");
+  const run = { ...claimed.run, kwargs: { ...claimed.run.kwargs, webhook: null, onCompletion: null } };
+  const result = {
+    kind: "finished",
+    status: "error",
+    error: { error: "EncryptionError", message: "The deployment's encryption module could not decrypt the run's kwargs; see the server log" },
+  } as const;
+  try {
+    return (await withRetry(() => settleRun(ctx, claimed.workerId, run, result), { retryOn: "idempotent", maxElapsedMs: claimed.leaseMs }))
+      .threadHasActiveRuns;
+  } catch (settleError) {
+    ctx.log.error({ err: coerceError(settleError), runId: run.runId }, "could not settle a run whose kwargs did not open; retried after its lease expires");
     return true;
   }
 }

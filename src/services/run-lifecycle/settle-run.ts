@@ -5,6 +5,7 @@ import { finishRun } from "../../db/sql/finish-run.js";
 import { insertWebhookDelivery } from "../../db/sql/insert-webhook-delivery.js";
 import { markThreadBusyIfActive } from "../../db/sql/mark-thread-busy-if-active.js";
 import { releaseRuns } from "../../db/sql/release-runs.js";
+import { settleThreadStatus } from "../../db/sql/settle-thread-status.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../../db/retry.js";
 import { withTransaction } from "../../db/tx.js";
 import { coerceError, NotFoundError } from "../../domain/errors.js";
@@ -107,7 +108,8 @@ export interface SettleResult {
 /**
  * Run and thread in one statement: its commit NOTIFYs `done`, and joiners then read the thread.
  * If the thread's state cannot be read (a graph whose getState throws), the outcome is still
- * recorded and the thread keeps its last values: losing the run's outcome would be worse.
+ * recorded and the thread keeps its last values (recordOutcomeWithoutState): losing the run's
+ * outcome would be worse.
  */
 async function recordOutcome(
   ctx: ServiceContext,
@@ -122,7 +124,6 @@ async function recordOutcome(
   outcome?: RunStatusAndValues;
   webhookQueued?: boolean;
 }> {
-  const manager = ctx.db.dataSource.manager;
   // A graph's error message is a description, not a result: unstorable text in it is replaced.
   const outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date } = {
     runId: run.runId,
@@ -149,15 +150,7 @@ async function recordOutcome(
   } catch (error) {
     // Also when the encryption module cannot seal the values: the thread keeps its last ones.
     ctx.log.error({ err: error, threadId: run.threadId }, "could not read (or seal) the thread's state after a run");
-    // The outcome and its webhook commit together, or neither.
-    const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
-    const recorded = await withTransaction(ctx.db, async (transaction) => {
-      const finished = await finishRun(transaction, outcome);
-      if (finished && webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
-      return finished;
-    });
-    if (recorded) await markThreadBusyIfActive(manager, run.threadId);
-    return { recorded, threadHasActiveRuns: true, status: outcome.status, error: outcome.error, webhookQueued: recorded && webhook !== null };
+    return recordOutcomeWithoutState(ctx, run, outcome);
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
   const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
@@ -169,6 +162,32 @@ async function recordOutcome(
     error: outcome.error,
     outcome: { threadId: run.threadId, status: outcome.status, error: outcome.error, threadValues: thread.values },
   };
+}
+
+/**
+ * The run's outcome when the thread's state after it cannot be read or sealed. The thread leaves
+ * `busy` all the same (unless another run is queued): as `error`, since its stored values are
+ * the ones before the run and no longer describe its checkpoints; `idle` would claim they do.
+ * The next run or state edit that records values ends the error. Outcome, thread status and
+ * webhook commit together, or none of them.
+ */
+async function recordOutcomeWithoutState(
+  ctx: ServiceContext,
+  run: Run,
+  outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date },
+): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; status: RunStatus; error: JsonObject | null; webhookQueued: boolean }> {
+  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  const threadError = {
+    error: "ThreadStateNotRecorded",
+    message: `The state run ${run.runId} left could not be read or encrypted; the thread's values are those before it (see the server log)`,
+  };
+  const settled = await withTransaction(ctx.db, async (transaction) => {
+    if (!(await finishRun(transaction, outcome))) return { recorded: false, threadHasActiveRuns: false };
+    if (webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
+    const thread = await settleThreadStatus(transaction, { threadId: run.threadId, status: "error", error: threadError, now: outcome.now });
+    return { recorded: true, ...thread };
+  });
+  return { ...settled, status: outcome.status, error: outcome.error, webhookQueued: settled.recorded && webhook !== null };
 }
 
 /**
