@@ -5,10 +5,13 @@ import type { PreparedStatement } from "./prepared-statement.js";
 
 /**
  * What a statement runs on: TypeORM's manager (bound to a transaction or not), or a node-postgres
- * pool or client (the checkpointer and the store reach the database through the pool, without
- * TypeORM, since graphs call them outside any request; db/checkpointer.ts, db/hangar-store.ts).
+ * pool or client. The checkpointer and the store reach the database through the pool, without
+ * TypeORM, since graphs call them outside any request (db/checkpointer.ts, db/hangar-store.ts);
+ * a client is a pool's connection held for a transaction (tx.ts withPoolTransaction) or a
+ * connection of its own where the session matters: LISTEN (listen-channels.ts), the migration's
+ * session advisory lock (migrate.ts), a new pool connection before it is handed out (database.ts).
  */
-export type SqlHandle = EntityManager | pg.Pool | pg.PoolClient;
+export type SqlHandle = EntityManager | pg.Pool | pg.ClientBase;
 
 /** Every statement's answer, whatever its kind: the rows it returned and how many rows it touched. */
 export interface StatementResult<Row> {
@@ -48,7 +51,7 @@ export async function runStatement<Row = Record<string, unknown>>(
 }
 
 async function runOnPg<Row>(
-  client: pg.Pool | pg.PoolClient,
+  client: pg.Pool | pg.ClientBase,
   statement: string | PreparedStatement,
   values: readonly unknown[],
 ): Promise<StatementResult<Row>> {
