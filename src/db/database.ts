@@ -10,6 +10,7 @@ import { BatchedStatement } from "./batched-statement.js";
 import { HangarStore, type HangarStoreOptions } from "./hangar-store.js";
 import { SharedPool, withPoolShare } from "./pool-share.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
+import { runStatement } from "./run-statement.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
@@ -126,7 +127,7 @@ function backendPidTracker(log: Logger) {
     pids,
     async onConnect(client: pg.ClientBase): Promise<void> {
       try {
-        const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+        const { rows } = await runStatement<{ pid: number }>(client, "SELECT pg_backend_pid() AS pid");
         if (!rows[0]) return;
         pidOf.set(client, rows[0].pid);
         pids.add(rows[0].pid);

@@ -25,7 +25,7 @@ import { searchStoreItemsNearest } from "./sql/search-store-items-nearest.js";
 import { toStoreItem, type StoreItemRow, type StoreNamespaceListing } from "./sql/store-sql.js";
 import type { JsonFieldCipher } from "./json-field-cipher.js";
 import { upsertStoreItem } from "./sql/upsert-store-item.js";
-import { replaceSealedFieldStatement } from "./sql/replace-sealed-field.js";
+import { replaceSealedField } from "./sql/replace-sealed-field.js";
 import type { JsonObject } from "../domain/json.js";
 
 /** What semantic search needs of an embeddings model (LangChain's Embeddings has both). */
@@ -193,8 +193,7 @@ export class HangarStore extends BaseStore {
     if (!this.cipher || !context || Object.keys(item.value).length === 0) return item;
     // Replacement ciphertext from decrypt.json (key rotation) is stored without holding up the read.
     const replace = (replacement: JsonObject) => {
-      const { text, values } = replaceSealedFieldStatement({ table: "store_items", key: [item.namespace, item.key] }, "value", item.value, replacement);
-      this.client.query(text, values).catch((error: unknown) => this.log.warn({ err: error, key: item.key }, "could not store the replacement ciphertext decrypt.json gave back"));
+      replaceSealedField(this.client, { table: "store_items", key: [item.namespace, item.key] }, "value", item.value, replacement).catch((error: unknown) => this.log.warn({ err: error, key: item.key }, "could not store the replacement ciphertext decrypt.json gave back"));
     };
     return { ...item, value: await this.cipher.open("store", "value", context, item.value, replace) };
   }

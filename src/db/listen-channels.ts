@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { Logger } from "../logger.js";
+import { runStatement } from "./run-statement.js";
 
 const RECONNECT_DELAY_MS = 1_000;
 
@@ -33,7 +34,7 @@ export async function listenToChannels(options: ChannelListenerOptions): Promise
       if (!closed) setTimeout(() => void reconnect(), RECONNECT_DELAY_MS).unref();
     });
     await next.connect();
-    for (const channel of channels) await next.query(`LISTEN ${channel}`);
+    for (const channel of channels) await runStatement(next, `LISTEN ${channel}`);
     client = next;
   };
 

@@ -2,6 +2,7 @@ import type { HangarConfig } from "../config.js";
 import type { Logger } from "../logger.js";
 import { openDatabase, type Database } from "./database.js";
 import { MIGRATIONS } from "./migration-list.js";
+import { runStatement } from "./run-statement.js";
 
 /**
  * The advisory lock key every Hangar process takes around migrating (bigint; the ASCII bytes of
@@ -57,10 +58,10 @@ async function withMigrationLock<T>(db: Database, log: Logger, fn: () => Promise
   // migration's own statements report it.
   lockClient.on("error", (error) => log.warn({ err: error }, "migration lock connection failed"));
   try {
-    const [{ locked }] = (await lockClient.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK_KEY])).rows;
+    const [{ locked }] = (await runStatement<{ locked: boolean }>(lockClient, "SELECT pg_try_advisory_lock($1) AS locked", [MIGRATION_LOCK_KEY])).rows;
     if (!locked) {
       log.info("another process is migrating the database: waiting for it");
-      await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+      await runStatement(lockClient, "SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     }
     return await fn();
   } finally {
@@ -71,10 +72,10 @@ async function withMigrationLock<T>(db: Database, log: Logger, fn: () => Promise
 
 async function refuseNewerSchema(db: Database): Promise<void> {
   const tableName = db.dataSource.options.migrationsTableName ?? "migrations";
-  const [{ exists }] = (await db.pool.query("SELECT to_regclass($1) IS NOT NULL AS exists", [tableName])).rows;
+  const [{ exists }] = (await runStatement<{ exists: boolean }>(db.pool, "SELECT to_regclass($1) IS NOT NULL AS exists", [tableName])).rows;
   if (!exists) return;
   const known = new Set(MIGRATIONS.map((migration) => migration.name));
-  const { rows } = await db.pool.query<{ name: string }>(`SELECT name FROM ${tableName} ORDER BY id`);
+  const { rows } = await runStatement<{ name: string }>(db.pool, `SELECT name FROM ${tableName} ORDER BY id`);
   const unknown = rows.map((row) => row.name).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new Error(

@@ -1,6 +1,3 @@
-import type { EntityManager } from "typeorm";
-import { poolOfDataSource } from "./data-source.js";
-
 /**
  * A statement PostgreSQL parses once per connection, then only binds and executes.
  *
@@ -12,6 +9,7 @@ import { poolOfDataSource } from "./data-source.js";
  *
  * The name must be unique per text (pg refuses one name with two texts on a connection), and
  * only fixed texts belong here: pg keeps every prepared statement for the connection's life.
+ * db/run-statement.ts runs them (named on the pool; as plain text inside a TypeORM transaction).
  */
 export interface PreparedStatement {
   name: string;
@@ -20,20 +18,4 @@ export interface PreparedStatement {
 
 export function preparedStatement(name: string, text: string): PreparedStatement {
   return { name: `hangar_${name}`, text };
-}
-
-/**
- * Runs a prepared statement on the pool. Inside a transaction (manager bound to a query runner)
- * it runs on the transaction's connection as a plain query instead: on the embedded database the
- * pool has one connection, which the transaction holds.
- */
-export async function queryPrepared<Row>(
-  manager: EntityManager,
-  statement: PreparedStatement,
-  values: unknown[],
-): Promise<Row[]> {
-  if (manager.queryRunner) return manager.query(statement.text, values);
-  // TypeORM has no named statements; they run on the pool it was created on (data-source.ts).
-  const result = await poolOfDataSource(manager.connection).query({ name: statement.name, text: statement.text, values });
-  return result.rows as Row[];
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import type pg from "pg";
 import type { Database } from "./database.js";
 import { withRetry, type RetryOptions } from "./retry.js";
+import { runStatement } from "./run-statement.js";
 
 /**
  * Runs fn in one transaction, retried as a whole (retry.ts) when PostgreSQL rolled it back for a
@@ -22,6 +23,16 @@ export function withTransaction<T>(
 }
 
 /**
+ * The pg connection a TypeORM transaction holds, for code below TypeORM that must write inside the
+ * transaction (the checkpointer: db/checkpointer.ts inTransaction). QueryRunner.connect answers the
+ * connection the runner already holds.
+ */
+export async function connectionOfTransaction(manager: EntityManager): Promise<pg.PoolClient> {
+  if (!manager.queryRunner) throw new Error("connectionOfTransaction needs a manager inside withTransaction");
+  return (await manager.queryRunner.connect()) as pg.PoolClient;
+}
+
+/**
  * Runs fn in one transaction on a client of a node-postgres pool, for statements below TypeORM
  * (transaction-scoped settings such as `set_config(…, true)`, advisory transaction locks, DDL).
  * Rolls back on any error and always returns the client. No retry: callers that want one wrap
@@ -30,13 +41,13 @@ export function withTransaction<T>(
 export async function withPoolTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query("BEGIN");
+    await runStatement(client, "BEGIN");
     const result = await fn(client);
-    await client.query("COMMIT");
+    await runStatement(client, "COMMIT");
     return result;
   } catch (error) {
     // The rollback's own failure (a lost connection) must not hide the error that caused it.
-    await client.query("ROLLBACK").catch(() => undefined);
+    await runStatement(client, "ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
     client.release();

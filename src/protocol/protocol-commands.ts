@@ -78,13 +78,13 @@ function optionalObject(params: Record<string, unknown>, name: string): JsonObje
   const value = params[name];
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value)) throw new ProtocolError("invalid_argument", `${name} must be an object`);
-  return value as JsonObject;
+  return value;
 }
 
 function withRunHeaders(config: JsonObject | undefined, headers: Record<string, string>): JsonObject | undefined {
   if (Object.keys(headers).length === 0) return config;
   const configurable = isRecord(config?.configurable) ? config.configurable : {};
-  return { ...(config ?? {}), configurable: { ...configurable, ...headers } } as JsonObject;
+  return { ...(config ?? {}), configurable: { ...configurable, ...headers } };
 }
 
 async function startRun({ ctx, threadId, runHeaders }: CommandContext, params: Record<string, unknown>) {
@@ -133,7 +133,7 @@ async function respondToInput({ ctx, threadId, runHeaders }: CommandContext, par
   const run = await createRun(ctx, {
     ...request,
     input: null,
-    command: { resume, ...(isRecord(params.update) ? { update: params.update as JsonObject } : {}) },
+    command: { resume, ...(isRecord(params.update) ? { update: params.update } : {}) },
   });
   return { run_id: run.runId };
 }

@@ -1,5 +1,4 @@
 import { NotFoundError } from "../domain/errors.js";
-import type { JsonObject } from "../domain/json.js";
 import { runRequestOf } from "../domain/run-request.js";
 import type { ThreadState } from "../domain/thread-state.js";
 import { createRun } from "../services/run-lifecycle/create-run.js";
@@ -70,7 +69,7 @@ export async function forkState({ ctx, threadId }: StateCommandContext, params: 
       threadId,
       assistantId: latest.assistantId,
       input: params.input ?? null,
-      config: (config as JsonObject | undefined) ?? undefined,
+      config: isRecord(config) ? config : undefined,
       checkpointId,
       streamModes: [...PROTOCOL_STREAM_MODES],
       streamSubgraphs: true,

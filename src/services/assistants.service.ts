@@ -3,6 +3,7 @@ import { AssistantEntity } from "../db/entities/assistant.entity.js";
 import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
 import { selectAssistant } from "../db/sql/select-assistant.js";
+import { latestAssistantVersion } from "../db/sql/latest-assistant-version.js";
 import { rowValues } from "../db/row-values.js";
 import { withTransaction } from "../db/tx.js";
 import {
@@ -202,10 +203,7 @@ export const assistantsService = {
     input = { ...input, metadata: stamped && Object.keys(stamped).length > 0 ? stamped : input.metadata };
     const updated = await withTransaction(ctx.db, async (manager) => {
       const active = await loadAssistant(manager, assistantId, { lock: true, scope });
-      const [{ max }] = await manager.query(
-        "SELECT max(version)::int AS max FROM assistant_versions WHERE assistant_id = $1",
-        [assistantId],
-      );
+      const latest = await latestAssistantVersion(manager, assistantId);
       const now = ctx.now();
       const updated: Assistant = {
         ...active,
@@ -215,7 +213,7 @@ export const assistantsService = {
         config: input.config ?? active.config,
         context: input.context ?? {},
         metadata: input.metadata ?? {},
-        version: (max ?? active.version) + 1,
+        version: (latest ?? active.version) + 1,
         updatedAt: now,
       };
       // Sealed with the assistant's own context: every version of it opens with one context.

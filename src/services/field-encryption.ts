@@ -72,7 +72,8 @@ async function deriveContext(handler: EncryptionContextHandler | null, user: Aut
   if (!isJsonObject(metadata)) {
     throw new EncryptionHandlerError("The deployment's encryption module's context handler must return an object (the encryption context)");
   }
-  return JSON.parse(JSON.stringify(metadata)) as JsonObject;
+  const copy: JsonObject = JSON.parse(JSON.stringify(metadata));
+  return copy;
 }
 
 /** A row's JSON fields by LangGraph field name; null and absent fields are left as they are. */

@@ -1,4 +1,5 @@
 import type { Database } from "../db/database.js";
+import { pingDatabase } from "../db/sql/ping-database.js";
 
 /** How long one dependency may take to answer before it counts as down. */
 const PROBE_TIMEOUT_MS = 3_000;
@@ -36,7 +37,7 @@ export const readinessService = {
   async check(db: Database, probes: ReadinessProbes, only: { databaseOnly?: boolean } = {}): Promise<Readiness> {
     const checks: Record<string, DependencyCheck> = {};
     const pending: Array<Promise<void>> = [
-      timed(() => db.dataSource.manager.query("SELECT 1")).then((check) => void (checks.postgres = check)),
+      timed(() => pingDatabase(db.dataSource.manager)).then((check) => void (checks.postgres = check)),
     ];
     if (!only.databaseOnly && probes.redis) {
       const ping = probes.redis;

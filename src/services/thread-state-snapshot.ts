@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "../domain/json.js";
+import { isJsonObject, jsonObjectOrEmpty } from "../domain/json.js";
 import { emptyThreadState, type StateCheckpoint, type ThreadState, type ThreadTask } from "../domain/thread-state.js";
 import { toWireValue } from "../graphs/serialize-graph-value.js";
 
@@ -14,7 +14,7 @@ export function checkpointOf(config: unknown, requireId: boolean): StateCheckpoi
     threadId,
     checkpointNs: typeof ns === "string" ? ns : "",
     checkpointId,
-    checkpointMap: isJsonObject(map) ? (toWireValue(map) as JsonObject) : null,
+    checkpointMap: isJsonObject(map) ? jsonObjectOrEmpty(toWireValue(map)) : null,
   };
 }
 
@@ -36,7 +36,7 @@ function toThreadTask(raw: unknown): ThreadTask {
     id: String(task.id),
     name: String(task.name),
     error: errorMessage(task.error),
-    interrupts: Array.isArray(task.interrupts) ? (toWireValue(task.interrupts) as JsonObject[]) : [],
+    interrupts: Array.isArray(task.interrupts) ? task.interrupts.map((interrupt) => jsonObjectOrEmpty(toWireValue(interrupt))) : [],
     checkpoint: checkpointOf(isSnapshot ? (task.state as { config?: unknown }).config : task.state, false),
     state: isSnapshot ? toThreadState(task.state) : null,
     result: toWireValue(task.result),
@@ -59,7 +59,7 @@ export function toThreadState(raw: unknown): ThreadState {
     next: Array.isArray(snapshot.next) ? snapshot.next.map(String) : [],
     tasks,
     checkpoint: checkpointOf(snapshot.config, true),
-    metadata: isJsonObject(snapshot.metadata) ? (toWireValue(snapshot.metadata) as JsonObject) : null,
+    metadata: isJsonObject(snapshot.metadata) ? jsonObjectOrEmpty(toWireValue(snapshot.metadata)) : null,
     createdAt: new Date(snapshot.createdAt),
     parentCheckpoint: checkpointOf(snapshot.parentConfig, true),
     interrupts: tasks.flatMap((task) => task.interrupts),

@@ -4,6 +4,7 @@ import { ThreadEntity } from "../db/entities/thread.entity.js";
 import { rowValues } from "../db/row-values.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
+import { deleteThreadsOfAssistant } from "../db/sql/delete-threads-of-assistant.js";
 import { selectActiveRunIds } from "../db/sql/select-active-run-ids.js";
 import { withTransaction } from "../db/tx.js";
 import type { SortOrder } from "../domain/assistant.js";
@@ -196,11 +197,8 @@ export const threadsService = {
 
   /** Used when an assistant is deleted with delete_threads: its threads name it in metadata. */
   async deleteCreatedByAssistant(manager: EntityManager, assistantId: string): Promise<void> {
-    const rows: { thread_id: string }[] = await manager.query(
-      "DELETE FROM threads WHERE metadata ->> 'assistant_id' = $1 RETURNING thread_id",
-      [assistantId],
-    );
-    if (rows.length) await deleteThreadCheckpoints(manager, rows.map((row) => row.thread_id));
+    const threadIds = await deleteThreadsOfAssistant(manager, assistantId);
+    if (threadIds.length) await deleteThreadCheckpoints(manager, threadIds);
   },
 
   /**

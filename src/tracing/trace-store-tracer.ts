@@ -1,6 +1,6 @@
 import { mergeUsageMetadata, type UsageMetadata } from "@langchain/core/messages";
 import { BaseTracer, type Run as TracedRun } from "@langchain/core/tracers/base";
-import type { JsonObject } from "../domain/json.js";
+import { jsonObjectOrEmpty, type JsonObject } from "../domain/json.js";
 import type { LangSmithRunWire } from "./ingest/langsmith-wire.js";
 
 /** Where the tracer sends runs: the LangSmith client methods it would otherwise call. */
@@ -48,11 +48,11 @@ export class TraceStoreTracer extends BaseTracer {
     const usage = summedUsage(run.outputs?.generations);
     if (usage === undefined) return;
     run.extra ??= {};
-    run.extra.metadata = { ...(run.extra.metadata as JsonObject | undefined), usage_metadata: usage };
+    run.extra.metadata = { ...jsonObjectOrEmpty(run.extra.metadata), usage_metadata: usage };
   }
 
   private toWire(run: TracedRun): LangSmithRunWire {
-    const metadata = { ...this.metadata, ...(run.extra?.metadata as JsonObject | undefined) };
+    const metadata = { ...this.metadata, ...jsonObjectOrEmpty(run.extra?.metadata) };
     return {
       id: run.id,
       trace_id: run.trace_id,
@@ -64,7 +64,7 @@ export class TraceStoreTracer extends BaseTracer {
       end_time: run.end_time,
       inputs: run.inputs,
       outputs: run.outputs,
-      extra: { ...run.extra, metadata } as JsonObject,
+      extra: { ...run.extra, metadata },
       events: run.events,
       serialized: run.serialized,
       error: run.error,

@@ -1,5 +1,6 @@
 import type { Assistant } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
 // LangGraph Platform derives a graph's system assistant id as uuid5(graph_id); clients hard-code
@@ -191,6 +192,26 @@ describe("assistants: delete", () => {
     }
     expect((await threads.get(foreign.thread_id)).thread_id).toBe(foreign.thread_id);
     expect((await threads.get(unrelated.thread_id)).thread_id).toBe(unrelated.thread_id);
+  });
+
+  it("delete_threads also deletes the checkpoints of the threads it deletes", async () => {
+    const { assistants, runs, threads } = server.client;
+    const assistant = await assistants.create({ graphId: "echo" });
+    const owned = await threads.create({ metadata: { assistant_id: assistant.assistant_id } });
+    const kept = await threads.create();
+    const input = { messages: [{ role: "user", content: "hi" }] };
+    await runs.wait(owned.thread_id, assistant.assistant_id, { input });
+    // Run by another assistant (a run records its assistant in the thread's metadata).
+    await runs.wait(kept.thread_id, "echo", { input });
+    const checkpointsOf = async (threadId: string) =>
+      (await sql<{ n: number }>(server.database, "SELECT count(*)::int AS n FROM checkpoints WHERE thread_id = $1", [threadId]))[0]!.n;
+    expect(await checkpointsOf(owned.thread_id)).toBeGreaterThan(0);
+
+    await assistants.delete(assistant.assistant_id, { deleteThreads: true });
+
+    await expect(threads.get(owned.thread_id)).rejects.toMatchObject({ status: 404 });
+    expect(await checkpointsOf(owned.thread_id)).toBe(0);
+    expect(await checkpointsOf(kept.thread_id)).toBeGreaterThan(0);
   });
 
   it("keeps the threads without delete_threads and answers 204 with no body", async () => {

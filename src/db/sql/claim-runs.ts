@@ -1,7 +1,8 @@
 import type { EntityManager } from "typeorm";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
 import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
+import { runStatement } from "../run-statement.js";
 
 const CLAIM_RUNS = preparedStatement(
   "claim_runs",
@@ -44,7 +45,7 @@ export async function claimRuns(
   manager: EntityManager,
   claim: { workerId: string; limit: number; leaseMs: number; now: Date },
 ): Promise<Array<{ run: Run; threadIsEmpty: boolean }>> {
-  const rows = await queryPrepared<RunRow & { thread_is_empty: boolean }>(manager, CLAIM_RUNS, [
+  const { rows } = await runStatement<RunRow & { thread_is_empty: boolean }>(manager, CLAIM_RUNS, [
     claim.workerId,
     claim.limit,
     claim.now,

@@ -34,7 +34,8 @@ function toFiring(row: FiringRow): CronFiring {
 /** Firings that queued a run: pending until the run's triggers say otherwise (firing_id = run_id). */
 export async function insertQueuedFirings(manager: EntityManager, firings: Array<{ runId: string; cronId: string; threadId: string }>, now: Date): Promise<void> {
   if (firings.length === 0) return;
-  await manager.query(
+  await runStatement(
+    manager,
     `INSERT INTO cron_firings (firing_id, cron_id, run_id, thread_id, status, fired_at)
      SELECT (r ->> 0)::uuid, (r ->> 1)::uuid, (r ->> 0)::uuid, (r ->> 2)::uuid, 'pending', $2 FROM jsonb_array_elements($1::jsonb) AS r`,
     [JSON.stringify(firings.map((firing) => [firing.runId, firing.cronId, firing.threadId])), now],
@@ -44,7 +45,8 @@ export async function insertQueuedFirings(manager: EntityManager, firings: Array
 /** Firings a busy thread refused (multitask_strategy reject): recorded without a run. */
 export async function insertRefusedFirings(manager: EntityManager, refusals: Array<{ firingId: string; cronId: string; threadId: string }>, now: Date): Promise<void> {
   if (refusals.length === 0) return;
-  await manager.query(
+  await runStatement(
+    manager,
     `INSERT INTO cron_firings (firing_id, cron_id, thread_id, status, fired_at, ended_at)
      SELECT (r ->> 0)::uuid, (r ->> 1)::uuid, (r ->> 2)::uuid, 'refused', $2, $2 FROM jsonb_array_elements($1::jsonb) AS r`,
     [JSON.stringify(refusals.map((refusal) => [refusal.firingId, refusal.cronId, refusal.threadId])), now],
@@ -54,7 +56,8 @@ export async function insertRefusedFirings(manager: EntityManager, refusals: Arr
 /** Each cron's newest firing (crons never fired are absent). */
 export async function selectLastFirings(manager: EntityManager, cronIds: readonly string[]): Promise<Map<string, CronFiring>> {
   if (cronIds.length === 0) return new Map();
-  const rows: FiringRow[] = await manager.query(
+  const { rows } = await runStatement<FiringRow>(
+    manager,
     `SELECT f.* FROM unnest($1::uuid[]) AS c (cron_id)
      CROSS JOIN LATERAL (
        SELECT ${COLUMNS} FROM cron_firings WHERE cron_id = c.cron_id ORDER BY fired_at DESC, firing_id DESC LIMIT 1
@@ -72,7 +75,8 @@ export async function selectFirings(
 ): Promise<Map<string, { firings: CronFiring[]; total: number }>> {
   const found = new Map(cronIds.map((cronId) => [cronId, { firings: [] as CronFiring[], total: 0 }]));
   if (cronIds.length === 0) return found;
-  const rows: Array<FiringRow & { total: string }> = await manager.query(
+  const { rows } = await runStatement<FiringRow & { total: string }>(
+    manager,
     `SELECT f.*, t.total FROM unnest($1::uuid[]) AS c (cron_id)
      CROSS JOIN LATERAL (SELECT count(*) AS total FROM cron_firings WHERE cron_id = c.cron_id) AS t
      CROSS JOIN LATERAL (

@@ -10,12 +10,12 @@ import { runStatement } from "../run-statement.js";
 
 /** Every run (their stream events cascade). */
 export async function deleteAllRuns(manager: EntityManager): Promise<void> {
-  await manager.query("DELETE FROM runs");
+  await runStatement(manager, "DELETE FROM runs");
 }
 
 /** Every queued or given-up webhook delivery (they belong to runs). */
 export async function deleteAllWebhookDeliveries(manager: EntityManager): Promise<void> {
-  await manager.query("DELETE FROM webhook_deliveries");
+  await runStatement(manager, "DELETE FROM webhook_deliveries");
 }
 
 /** Every thread (runs and thread crons cascade); returns their ids, for their checkpoints. */
@@ -26,10 +26,10 @@ export async function deleteAllThreads(manager: EntityManager): Promise<string[]
 
 /** Every assistant not created by the deployment itself (versions and crons cascade). */
 export async function deleteUserAssistants(manager: EntityManager): Promise<void> {
-  await manager.query("DELETE FROM assistants WHERE metadata->>'created_by' IS DISTINCT FROM $1", [SYSTEM_CREATOR]);
+  await runStatement(manager, "DELETE FROM assistants WHERE metadata->>'created_by' IS DISTINCT FROM $1", [SYSTEM_CREATOR]);
 }
 
 /** Every store item (their vectors cascade). */
 export async function deleteAllStoreItems(manager: EntityManager): Promise<void> {
-  await manager.query("DELETE FROM store_items");
+  await runStatement(manager, "DELETE FROM store_items");
 }

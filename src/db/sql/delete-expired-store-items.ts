@@ -1,4 +1,5 @@
 import type { SqlClient } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 /** Advisory lock key of the store sweep (arbitrary, fixed: every Hangar process uses this one). */
 const STORE_SWEEP_LOCK = 7_406_315_001;
@@ -10,7 +11,8 @@ const STORE_SWEEP_LOCK = 7_406_315_001;
  * that a writer is replacing right now for the next sweep.
  */
 export async function deleteExpiredStoreItems(client: SqlClient, batchSize: number): Promise<number> {
-  const result = await client.query(
+  const { affected } = await runStatement(
+    client,
     `WITH sweeper AS (SELECT pg_try_advisory_xact_lock($1) AS is_sweeper),
      expired AS (
        SELECT i.namespace, i.key FROM store_items i
@@ -21,5 +23,5 @@ export async function deleteExpiredStoreItems(client: SqlClient, batchSize: numb
      WHERE i.namespace = expired.namespace AND i.key = expired.key`,
     [STORE_SWEEP_LOCK, batchSize],
   );
-  return result.rowCount ?? 0;
+  return affected;
 }

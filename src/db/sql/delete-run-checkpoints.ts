@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /**
  * Rollback: removes every checkpoint (and its pending writes) that one run wrote, found through
@@ -7,7 +8,8 @@ import type { EntityManager } from "typeorm";
  * not by checkpoint, may be shared with older checkpoints, and unreferenced ones are never read.
  */
 export async function deleteRunCheckpoints(manager: EntityManager, threadId: string, runId: string): Promise<void> {
-  await manager.query(
+  await runStatement(
+    manager,
     `WITH doomed AS (
        DELETE FROM checkpoints WHERE thread_id = $1 AND metadata ->> 'run_id' = $2
        RETURNING checkpoint_ns, checkpoint_id

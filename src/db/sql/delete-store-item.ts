@@ -1,5 +1,6 @@
 import type { AuthFilters } from "../../domain/auth-filter.js";
 import { matchesAccessFilters, SqlParameters, type SqlClient } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 /** Deletes the item (with its embeddings, by cascade) when `access` matches it; locks that row. */
 export async function deleteStoreItem(
@@ -10,9 +11,10 @@ export async function deleteStoreItem(
   const namespace = parameters.add(item.namespace);
   const key = parameters.add(item.key);
   const access = matchesAccessFilters(item.access, parameters);
-  const result = await client.query(
+  const { affected } = await runStatement(
+    client,
     `DELETE FROM store_items i WHERE i.namespace = ${namespace}::text[] AND i.key = ${key} AND ${access}`,
     parameters.values,
   );
-  return (result.rowCount ?? 0) > 0;
+  return affected > 0;
 }

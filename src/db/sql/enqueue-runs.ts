@@ -1,8 +1,9 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { Run } from "../../domain/run.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
 import { threadLockOrder } from "./thread-lock-order.js";
+import { runStatement } from "../run-statement.js";
 
 /** Runs a multitask `interrupt` / `rollback` cancelled to make way for the new run. */
 export interface RunsCancelledOnEnqueue {
@@ -66,7 +67,7 @@ export async function enqueueRuns(manager: EntityManager, entries: readonly RunT
   const order = threadLockOrder(entries, (entry) => entry.run.threadId);
   const sorted = order.map((index) => entries[index]!);
   const column = <T>(pick: (entry: RunToEnqueue) => T) => sorted.map(pick);
-  const rows = await queryPrepared<{ outcome: EnqueueOutcome["outcome"]; ended_run_ids: string[]; signalled_run_ids: string[] }>(
+  const { rows } = await runStatement<{ outcome: EnqueueOutcome["outcome"]; ended_run_ids: string[]; signalled_run_ids: string[] }>(
     manager,
     ENQUEUE_RUNS,
     [

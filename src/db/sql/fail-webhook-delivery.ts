@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /**
  * Records a failed attempt: the next one is due after `retryDelaysSeconds[attempts]` (1-based:
@@ -10,7 +11,8 @@ export async function failWebhookDelivery(
   manager: EntityManager,
   failure: { deliveryId: string; error: string; retryDelaysSeconds: readonly number[]; giveUp: boolean },
 ): Promise<{ gaveUp: boolean }> {
-  const rows: Array<{ gave_up: boolean }> = await manager.query(
+  const { rows } = await runStatement<{ gave_up: boolean }>(
+    manager,
     `UPDATE webhook_deliveries SET
        last_error = $2,
        next_attempt_at = now() + make_interval(secs => coalesce(($3::int[])[attempts], 0)),

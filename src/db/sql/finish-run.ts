@@ -11,7 +11,8 @@ export async function finishRun(
   manager: EntityManager,
   outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date },
 ): Promise<boolean> {
-  const result = await runStatement(manager, 
+  const result = await runStatement(
+    manager,
     `UPDATE runs SET status = $3, error = $4, updated_at = $5, lease_owner = NULL, lease_expires_at = NULL
      WHERE run_id = $1 AND lease_owner = $2 AND status = 'running'`,
     [outcome.runId, outcome.workerId, outcome.status, outcome.error, outcome.now],

@@ -1,5 +1,6 @@
 import type { AuthFilters } from "../../domain/auth-filter.js";
 import { ITEM_IS_LIVE, matchesAccessFilters, SqlParameters, STORE_ITEM_COLUMNS, type SqlClient, type StoreItemRow } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * One live item that `access` matches, or nothing. With `refreshTtl`, an item that has a TTL
@@ -14,7 +15,8 @@ export async function getStoreItem(
   const key = parameters.add(item.key);
   const refresh = parameters.add(item.refreshTtl);
   const access = matchesAccessFilters(item.access, parameters);
-  const { rows } = await client.query<StoreItemRow>(
+  const { rows } = await runStatement<StoreItemRow>(
+    client,
     `WITH found AS (
        SELECT ${STORE_ITEM_COLUMNS} FROM store_items i
        WHERE i.namespace = ${namespace}::text[] AND i.key = ${key} AND ${ITEM_IS_LIVE} AND ${access}

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { RunStreamEvent } from "../../domain/run-event.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 const INSERT_RUN_EVENTS = preparedStatement(
   "insert_run_events",
@@ -21,7 +22,7 @@ const INSERT_RUN_EVENTS = preparedStatement(
  */
 export async function insertRunEvents(manager: EntityManager, events: RunStreamEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await queryPrepared(manager, INSERT_RUN_EVENTS, [
+  await runStatement(manager, INSERT_RUN_EVENTS, [
     events.map((e) => e.runId),
     events.map((e) => e.seq),
     events.map((e) => e.event),

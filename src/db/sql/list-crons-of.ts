@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { Cron } from "../../domain/cron.js";
 import { CRON_COLUMNS, cronFromRow, type CronRow } from "./cron-rows.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The oldest `perOwner` crons of each of many assistants or threads, oldest first: one statement
@@ -12,7 +13,8 @@ export async function listCronsOf(
   manager: EntityManager,
   query: { owner: "assistant_id" | "thread_id"; ownerIds: string[]; perOwner: number; scope: Record<string, unknown> },
 ): Promise<Cron[]> {
-  const rows: CronRow[] = await manager.query(
+  const { rows } = await runStatement<CronRow>(
+    manager,
     `SELECT ${CRON_COLUMNS} FROM (
        SELECT ${CRON_COLUMNS},
          row_number() OVER (PARTITION BY ${query.owner} ORDER BY created_at, cron_id) AS position

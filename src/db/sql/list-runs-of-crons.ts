@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The newest `perCron` runs each of many crons queued, newest first, each with its cron's total:
@@ -11,7 +12,8 @@ export async function listRunsOfCrons(
   manager: EntityManager,
   query: { cronIds: string[]; perCron: number },
 ): Promise<Array<{ run: Run; cronId: string; cronTotal: number }>> {
-  const rows: Array<RunRow & { cron_id: string; cron_total: number }> = await manager.query(
+  const { rows } = await runStatement<RunRow & { cron_id: string; cron_total: number }>(
+    manager,
     `SELECT ${RUN_COLUMNS}, cron_id, cron_total FROM (
        SELECT ${RUN_COLUMNS}, cron_id,
          row_number() OVER (PARTITION BY cron_id ORDER BY created_at DESC, run_id DESC) AS position,

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { Run, RunStatus } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The newest `perThread` runs of each of many threads (optionally of one status), newest first,
@@ -12,7 +13,8 @@ export async function listRunsOfThreads(
   manager: EntityManager,
   query: { threadIds: string[]; status: RunStatus | null; perThread: number },
 ): Promise<Array<{ run: Run; threadTotal: number }>> {
-  const rows: Array<RunRow & { thread_total: number }> = await manager.query(
+  const { rows } = await runStatement<RunRow & { thread_total: number }>(
+    manager,
     `SELECT ${RUN_COLUMNS}, thread_total FROM (
        SELECT ${RUN_COLUMNS},
          row_number() OVER (PARTITION BY thread_id ORDER BY created_at DESC, run_id DESC) AS position,

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The ids of the direct children of each given run, in execution order (dotted_order, which
@@ -10,7 +11,8 @@ export async function listTraceChildIds(
 ): Promise<Map<string, string[]>> {
   const byParent = new Map<string, string[]>(parentIds.map((id) => [id, []]));
   if (parentIds.length === 0) return byParent;
-  const rows: { parent_run_id: string; id: string }[] = await manager.query(
+  const { rows } = await runStatement<{ parent_run_id: string; id: string }>(
+    manager,
     `SELECT parent_run_id, id FROM trace_runs WHERE parent_run_id = ANY($1::uuid[])
      ORDER BY parent_run_id, dotted_order, start_time, id`,
     [parentIds],

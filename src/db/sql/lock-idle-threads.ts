@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /**
  * Locks (FOR UPDATE) the given threads that have no pending or running run and whose metadata
@@ -6,7 +7,8 @@ import type { EntityManager } from "typeorm";
  * The lock keeps runs from starting on them until the caller's transaction ends.
  */
 export async function lockIdleThreads(manager: EntityManager, threadIds: string[], metadataContains: Record<string, unknown>): Promise<string[]> {
-  const rows: Array<{ thread_id: string }> = await manager.query(
+  const { rows } = await runStatement<{ thread_id: string }>(
+    manager,
     `SELECT t.thread_id::text AS thread_id FROM threads t
      WHERE t.thread_id = ANY($1::uuid[]) AND t.metadata @> $2::jsonb
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.thread_id = t.thread_id AND r.status IN ('pending', 'running'))

@@ -1,5 +1,29 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
+import type { TraceRunRow } from "./trace-run-columns.js";
 import type { TraceRunCosts } from "./update-trace-run-costs.js";
+
+type RepriceRow = Pick<
+  TraceRunRow,
+  | "id"
+  | "start_time"
+  | "model_name"
+  | "provider"
+  | "service_tier"
+  | "prompt_tokens"
+  | "completion_tokens"
+  | "total_tokens"
+  | "prompt_token_details"
+  | "completion_token_details"
+  | "prompt_cost"
+  | "completion_cost"
+  | "total_cost"
+  | "prompt_cost_details"
+  | "completion_cost_details"
+  | "cost_source"
+  | "price_id"
+  | "price_tier"
+>;
 
 export interface RepriceCandidate {
   id: string;
@@ -35,7 +59,8 @@ export async function lockTraceRunsToReprice(
   after: { startTime: string; id: string } | null,
   limit: number,
 ): Promise<RepriceCandidate[]> {
-  const rows = await manager.query(
+  const { rows } = await runStatement<RepriceRow>(
+    manager,
     `SELECT id, to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS start_time,
             model_name, provider, service_tier, prompt_tokens, completion_tokens, total_tokens,
             prompt_token_details, completion_token_details, prompt_cost::text AS prompt_cost,
@@ -60,7 +85,7 @@ export async function lockTraceRunsToReprice(
       scope.model,
     ],
   );
-  return rows.map((row: Record<string, never>) => ({
+  return rows.map((row) => ({
     id: row.id,
     startTime: row.start_time,
     modelName: row.model_name,

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { TraceRunRecord } from "../../domain/trace-run.js";
-import { TRACE_RECORD_SELECT, traceRecordFromRow } from "./trace-run-columns.js";
+import { TRACE_RECORD_SELECT, traceRecordFromRow, type TraceRecordRow } from "./trace-run-columns.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The stored records of the given runs, row-locked (FOR UPDATE) until the caller's transaction
@@ -10,7 +11,8 @@ import { TRACE_RECORD_SELECT, traceRecordFromRow } from "./trace-run-columns.js"
  */
 export async function lockTraceRuns(manager: EntityManager, ids: readonly string[]): Promise<TraceRunRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await manager.query(
+  const { rows } = await runStatement<TraceRecordRow>(
+    manager,
     `SELECT ${TRACE_RECORD_SELECT} FROM trace_runs WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
     [ids],
   );

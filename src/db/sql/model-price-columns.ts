@@ -38,8 +38,25 @@ function tierFromColumn(tier: StoredTier): PriceTier {
   };
 }
 
-// `any`: rows come from pg untyped.
-export function modelPriceFromRow(row: Record<string, any>): ModelPriceRecord {
+/** A row as MODEL_PRICE_SELECT reads it (numeric prices and the date as text). */
+export interface ModelPriceRow {
+  id: string;
+  model_name: string;
+  match_pattern: string;
+  provider: string | null;
+  input_price: string;
+  output_price: string;
+  input_detail_prices: Record<string, string>;
+  output_detail_prices: Record<string, string>;
+  tiers: StoredTier[] | null;
+  effective_from: Date;
+  source_url: string | null;
+  as_of: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function modelPriceFromRow(row: ModelPriceRow): ModelPriceRecord {
   return {
     id: row.id,
     modelName: row.model_name,

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { withPoolTransaction } from "../tx.js";
+import { runStatement } from "../run-statement.js";
 
 /** Advisory lock key: processes starting together prepare the index one after the other. */
 const VECTOR_INDEX_LOCK = 7_406_315_003;
@@ -9,7 +10,8 @@ const VECTOR_INDEX_LOCK = 7_406_315_003;
  * (managed PostgreSQL services and PGlite's bundled extension are; Debian's plain packages not).
  */
 export async function isVectorExtensionAvailable(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ available: boolean }>(
+  const { rows } = await runStatement<{ available: boolean }>(
+    pool,
     "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available",
   );
   return rows[0]!.available;
@@ -28,7 +30,8 @@ const MAX_BUILD_MEMORY_MB = 1024;
  * Only when the index does not exist yet: otherwise CREATE INDEX IF NOT EXISTS builds nothing.
  */
 async function hnswBuildMemory(client: pg.PoolClient, dims: number): Promise<string> {
-  const { rows } = await client.query<{ vectors: string; indexed: boolean }>(
+  const { rows } = await runStatement<{ vectors: string; indexed: boolean }>(
+    client,
     `SELECT (SELECT count(*) FROM store_vectors WHERE embedding_vector IS NOT NULL) AS vectors,
             to_regclass('store_vectors_embedding_hnsw_idx') IS NOT NULL AS indexed`,
   );
@@ -47,23 +50,26 @@ async function hnswBuildMemory(client: pg.PoolClient, dims: number): Promise<str
 export async function prepareStoreVectorIndex(pool: pg.Pool, dims: number): Promise<string> {
   if (!Number.isInteger(dims) || dims <= 0) throw new Error(`dims must be a positive integer, got ${dims}`);
   return withPoolTransaction(pool, async (client) => {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [VECTOR_INDEX_LOCK]);
-    await client.query("CREATE EXTENSION IF NOT EXISTS vector");
-    const { rows } = await client.query<{ type: string }>(
+    await runStatement(client, "SELECT pg_advisory_xact_lock($1)", [VECTOR_INDEX_LOCK]);
+    await runStatement(client, "CREATE EXTENSION IF NOT EXISTS vector");
+    const { rows } = await runStatement<{ type: string }>(
+      client,
       `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
        WHERE attrelid = 'store_vectors'::regclass AND attname = 'embedding_vector' AND NOT attisdropped`,
     );
-    if (rows[0] && rows[0].type !== `vector(${dims})`) await client.query("ALTER TABLE store_vectors DROP COLUMN embedding_vector");
-    await client.query(`ALTER TABLE store_vectors ADD COLUMN IF NOT EXISTS embedding_vector vector(${dims})`);
-    await client.query(
+    if (rows[0] && rows[0].type !== `vector(${dims})`) await runStatement(client, "ALTER TABLE store_vectors DROP COLUMN embedding_vector");
+    await runStatement(client, `ALTER TABLE store_vectors ADD COLUMN IF NOT EXISTS embedding_vector vector(${dims})`);
+    await runStatement(
+      client,
       `UPDATE store_vectors SET embedding_vector = embedding::vector WHERE embedding_vector IS NULL AND cardinality(embedding) = $1`,
       [dims],
     );
-    await client.query("SELECT set_config('maintenance_work_mem', $1, true)", [await hnswBuildMemory(client, dims)]);
-    await client.query(
+    await runStatement(client, "SELECT set_config('maintenance_work_mem', $1, true)", [await hnswBuildMemory(client, dims)]);
+    await runStatement(
+      client,
       "CREATE INDEX IF NOT EXISTS store_vectors_embedding_hnsw_idx ON store_vectors USING hnsw (embedding_vector vector_cosine_ops)",
     );
-    const { rows: version } = await client.query<{ extversion: string }>("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
+    const { rows: version } = await runStatement<{ extversion: string }>(client, "SELECT extversion FROM pg_extension WHERE extname = 'vector'");
     return version[0]!.extversion;
   });
 }

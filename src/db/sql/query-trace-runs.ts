@@ -2,7 +2,8 @@ import { GRAPH_INTERRUPT_SQL_PATTERN } from "../../domain/trace-run-status.js";
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { TraceRun } from "../../domain/trace-run.js";
-import { TRACE_RUN_SELECT, traceRunFromRow } from "./trace-run-columns.js";
+import { TRACE_RUN_SELECT, traceRunFromRow, type TraceRunRow } from "./trace-run-columns.js";
+import { runStatement } from "../run-statement.js";
 
 /** Run filters; every given field must hold. Times are canonical UTC strings. */
 export interface TraceRunFilter {
@@ -70,7 +71,8 @@ export async function queryTraceRuns(
     where.push(`(start_time, id) ${comparison} ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
   }
   params.push(page.limit, page.offset ?? 0);
-  const rows = await manager.query(
+  const { rows } = await runStatement<TraceRunRow>(
+    manager,
     `SELECT ${TRACE_RUN_SELECT} FROM trace_runs
      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
      ORDER BY start_time ${direction}, id ${direction}

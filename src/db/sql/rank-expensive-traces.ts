@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { TraceUsage } from "../../domain/trace-run.js";
-import { USAGE_SUMS, usageTotalsFromRow } from "./sum-trace-usage.js";
+import { USAGE_SUMS, usageTotalsFromRow, type UsageSumsRow } from "./sum-trace-usage.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The traces whose root run started in [from, to), most expensive first (sum of every run's
@@ -15,7 +16,8 @@ export async function rankExpensiveTraces(
   manager: EntityManager,
   range: { from: string; to: string; limit: number },
 ): Promise<TraceUsage[]> {
-  const rows: Record<string, string>[] = await manager.query(
+  const { rows } = await runStatement<UsageSumsRow & { trace_id: string; root_run_id: string }>(
+    manager,
     `WITH roots AS (
        SELECT trace_id, min(id::text) AS root_run_id FROM trace_runs
        WHERE parent_run_id IS NULL AND start_time >= $1::timestamptz AND start_time < $2::timestamptz

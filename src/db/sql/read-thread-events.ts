@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { RunStreamEvent } from "../../domain/run-event.js";
+import { runStatement } from "../run-statement.js";
 
 /** A stored run event with its place in its thread's stream (run_events.stream_position). */
 export interface ThreadStreamEvent extends RunStreamEvent {
@@ -20,7 +21,8 @@ export async function readThreadEvents(
   afterPosition: number,
   limit: number,
 ): Promise<ThreadStreamEvent[]> {
-  const rows: Array<{ stream_position: string; run_id: string; seq: number; event: string; data: string; graph_id: string | null }> = await manager.query(
+  const { rows } = await runStatement<{ stream_position: string; run_id: string; seq: number; event: string; data: string; graph_id: string | null }>(
+    manager,
     `SELECT e.stream_position, e.run_id, e.seq, e.event, e.data,
        CASE WHEN e.event <> 'metadata' THEN NULL
             WHEN r.encryption_context IS NULL THEN r.kwargs->>'graphId'

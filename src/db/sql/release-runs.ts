@@ -9,7 +9,8 @@ export async function releaseRuns(
   manager: EntityManager,
   release: { workerId: string; runIds: string[]; now: Date },
 ): Promise<number> {
-  const result = await runStatement(manager, 
+  const result = await runStatement(
+    manager,
     `UPDATE runs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = $3
      WHERE run_id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'running'`,
     [release.runIds, release.workerId, release.now],

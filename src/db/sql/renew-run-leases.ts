@@ -11,13 +11,14 @@ export async function renewRunLeases(
   manager: EntityManager,
   renewal: { workerId: string; runIds: string[]; leaseMs: number },
 ): Promise<Array<{ runId: string; cancelAction: CancelAction | null }>> {
-  const result = await runStatement(manager, 
+  const { rows } = await runStatement<{ run_id: string; cancel_action: CancelAction | null }>(
+    manager,
     `UPDATE runs SET lease_expires_at = now() + make_interval(secs => $3::double precision / 1000)
      WHERE run_id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'running'
      RETURNING run_id, cancel_action`,
     [renewal.runIds, renewal.workerId, renewal.leaseMs],
   );
-  return (result.rows as Array<{ run_id: string; cancel_action: CancelAction | null }>).map((row) => ({
+  return rows.map((row) => ({
     runId: row.run_id,
     cancelAction: row.cancel_action,
   }));

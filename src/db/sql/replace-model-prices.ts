@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { ModelPriceValues } from "./insert-model-price.js";
 import { tiersColumn } from "./model-price-columns.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * Empties the price table and fills it with `prices` (`hangar prices import`). Two statements:
@@ -8,9 +9,8 @@ import { tiersColumn } from "./model-price-columns.js";
  * transaction, so readers see the old table or the new one, never an empty one.
  */
 export async function deleteAllModelPrices(manager: EntityManager): Promise<number> {
-  const result = await manager.query(`DELETE FROM model_prices`);
-  // TypeORM answers a DELETE with [rows, affectedCount].
-  return Number(result[1]);
+  const { affected } = await runStatement(manager, `DELETE FROM model_prices`);
+  return affected;
 }
 
 /** Inserts many price rows in one statement (the batch travels as one jsonb parameter). */
@@ -30,7 +30,8 @@ export async function insertModelPrices(manager: EntityManager, prices: readonly
     source_url: price.sourceUrl,
     as_of: price.asOf,
   }));
-  await manager.query(
+  await runStatement(
+    manager,
     `INSERT INTO model_prices (id, model_name, match_pattern, provider, input_price, output_price,
        input_detail_prices, output_detail_prices, tiers, effective_from, source_url, as_of, created_at, updated_at)
      SELECT p.id, p.model_name, p.match_pattern, p.provider, p.input_price, p.output_price, p.input_detail_prices,

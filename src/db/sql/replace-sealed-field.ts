@@ -1,7 +1,6 @@
-import type { EntityManager } from "typeorm";
 import type { EncryptedField } from "../../domain/encryption.js";
 import type { JsonObject } from "../../domain/json.js";
-import { runStatement } from "../run-statement.js";
+import { runStatement, type SqlHandle } from "../run-statement.js";
 
 /** The rows whose sealed JSON fields a decrypt handler may replace, by their key columns (typed). */
 const SEALED_TABLES = {
@@ -38,18 +37,17 @@ export interface SealedRow {
  * Returns whether it replaced.
  */
 export async function replaceSealedField(
-  manager: EntityManager,
+  db: SqlHandle,
   row: SealedRow,
   field: EncryptedField,
   sealed: JsonObject,
   replacement: JsonObject,
 ): Promise<boolean> {
   const { text, values } = replaceSealedFieldStatement(row, field, sealed, replacement);
-  return (await runStatement(manager, text, values)).affected > 0;
+  return (await runStatement(db, text, values)).affected > 0;
 }
 
-/** The statement of replaceSealedField, for the store's own pool (db/hangar-store.ts). */
-export function replaceSealedFieldStatement(
+function replaceSealedFieldStatement(
   row: SealedRow,
   field: EncryptedField,
   sealed: JsonObject,

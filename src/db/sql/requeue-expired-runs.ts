@@ -10,7 +10,8 @@ import { runStatement } from "../run-statement.js";
  * `updated_at` stamp.
  */
 export async function requeueExpiredRuns(manager: EntityManager, now: Date): Promise<string[]> {
-  const result = await runStatement(manager, 
+  const { rows } = await runStatement<{ run_id: string }>(
+    manager,
     `UPDATE runs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL, updated_at = $1
      WHERE run_id IN (
        SELECT run_id FROM runs WHERE status = 'running' AND lease_expires_at < now() FOR UPDATE SKIP LOCKED
@@ -18,5 +19,5 @@ export async function requeueExpiredRuns(manager: EntityManager, now: Date): Pro
      RETURNING run_id`,
     [now],
   );
-  return (result.rows as Array<{ run_id: string }>).map((row) => row.run_id);
+  return rows.map((row) => row.run_id);
 }

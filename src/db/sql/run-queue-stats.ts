@@ -1,9 +1,11 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /** Pending runs that are due (not delayed by after_seconds), and how long the oldest has waited. */
 export async function runQueueStats(manager: EntityManager, now: Date): Promise<{ depth: number; oldestWaitSeconds: number }> {
   // runs_pending_idx (run_after, created_at) WHERE status = 'pending' answers both.
-  const rows: Array<{ depth: string; oldest: Date | null }> = await manager.query(
+  const { rows } = await runStatement<{ depth: string; oldest: Date | null }>(
+    manager,
     `SELECT count(*) AS depth, min(run_after) AS oldest FROM runs WHERE status = 'pending' AND run_after <= $1`,
     [now],
   );

@@ -9,6 +9,7 @@ import {
   type StoreItemRow,
   type StoreItemSearch,
 } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 /** pgvector reads at most hnsw.ef_search candidates from the index, and allows up to 1000. */
 const MAX_CANDIDATES = 1000;
@@ -45,10 +46,10 @@ export async function searchStoreItemsNearest(
     WHERE ${itemSearchConditions(search, parameters)}`;
   const text = pageWithTtlRefresh(matching, search, parameters);
   return withPoolTransaction(pool, async (client) => {
-    await client.query("SELECT set_config('hnsw.ef_search', $1, true), set_config('enable_seqscan', 'off', true)", [String(candidates)]);
+    await runStatement(client, "SELECT set_config('hnsw.ef_search', $1, true), set_config('enable_seqscan', 'off', true)", [String(candidates)]);
     // Before 0.8 pgvector reserves the hnsw. prefix without this setting: setting it would fail.
-    if (options.iterativeScan) await client.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)");
-    const { rows } = await client.query<StoreItemRow>(text, parameters.values);
+    if (options.iterativeScan) await runStatement(client, "SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)");
+    const { rows } = await runStatement<StoreItemRow>(client, text, parameters.values);
     return rows;
   });
 }

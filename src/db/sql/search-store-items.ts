@@ -7,6 +7,7 @@ import {
   type StoreItemRow,
   type StoreItemSearch,
 } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * A page of live items under a namespace prefix. Without a query vector, most recently updated
@@ -29,6 +30,6 @@ export async function searchStoreItems(client: SqlClient, search: StoreItemSearc
          FROM store_items i WHERE ${where}
        ) scored WHERE score IS NOT NULL`
     : `SELECT ${STORE_ITEM_COLUMNS}, NULL::float8 AS score FROM store_items i WHERE ${where}`;
-  const { rows } = await client.query<StoreItemRow>(pageWithTtlRefresh(matching, search, parameters), parameters.values);
+  const { rows } = await runStatement<StoreItemRow>(client, pageWithTtlRefresh(matching, search, parameters), parameters.values);
   return rows;
 }

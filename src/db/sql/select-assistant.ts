@@ -1,7 +1,8 @@
 import type { EntityManager } from "typeorm";
 import type { Assistant } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 const SELECT_ASSISTANT = preparedStatement(
   "select_assistant",
@@ -20,7 +21,7 @@ export async function selectAssistant(
   assistantId: string,
   scope: Record<string, unknown> = {},
 ): Promise<Assistant | null> {
-  const rows: Array<{
+  const { rows } = await runStatement<{
     assistant_id: string;
     graph_id: string;
     name: string;
@@ -32,7 +33,7 @@ export async function selectAssistant(
     created_at: Date;
     updated_at: Date;
     encryption_context: JsonObject | null;
-  }> = await queryPrepared(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
+  }>(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
   const [row] = rows;
   if (!row) return null;
   return {

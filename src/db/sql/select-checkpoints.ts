@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 /** What a read of the checkpointer asks for; every field present narrows it. */
 export interface CheckpointQuery {
@@ -107,6 +108,6 @@ export async function selectCheckpoints(pool: pg.Pool | pg.PoolClient, query: Ch
   });
   let statement = STATEMENTS.get(mask);
   if (!statement) STATEMENTS.set(mask, (statement = statementFor(mask)));
-  const result = await pool.query<CheckpointRow>({ name: statement.name, text: statement.text, values });
-  return result.rows;
+  const { rows } = await runStatement<CheckpointRow>(pool, statement, values);
+  return rows;
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { RunStatusAndValues, RunStatus } from "../../domain/run.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 const SELECT_RUN_OUTCOME = preparedStatement(
   "select_run_outcome",
@@ -11,7 +12,7 @@ const SELECT_RUN_OUTCOME = preparedStatement(
 
 /** A run's status with its thread's current values, in one read (join polls this on wake-ups). */
 export async function selectRunOutcome(manager: EntityManager, runId: string): Promise<RunStatusAndValues | null> {
-  const rows = await queryPrepared<{ thread_id: string; status: RunStatus; error: JsonObject | null; values: JsonObject | null }>(
+  const { rows } = await runStatement<{ thread_id: string; status: RunStatus; error: JsonObject | null; values: JsonObject | null }>(
     manager,
     SELECT_RUN_OUTCOME,
     [runId],

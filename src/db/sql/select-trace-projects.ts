@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { TraceProject } from "../../domain/trace-run.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The tracing projects (LangSmith sessions) runs were recorded into, found by name or by id: one
@@ -14,7 +15,8 @@ export async function selectTraceProjects(
   const where = ["session_id IS NOT NULL"];
   if (filter.name !== undefined) where.push(`session_name = $${params.push(filter.name)}`);
   if (filter.id !== undefined) where.push(`session_id = $${params.push(filter.id)}`);
-  const rows: Array<{ id: string; name: string | null; start_time: Date; last_start_time: Date; run_count: string }> = await manager.query(
+  const { rows } = await runStatement<{ id: string; name: string | null; start_time: Date; last_start_time: Date; run_count: string }>(
+    manager,
     `SELECT session_id AS id, max(session_name) AS name, min(start_time) AS start_time,
             max(start_time) AS last_start_time, count(*)::bigint AS run_count
      FROM trace_runs WHERE ${where.join(" AND ")}

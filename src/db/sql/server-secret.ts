@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /** Bytes of a new server secret (HMAC-SHA256 keys: 32 is the hash's size). */
 const SECRET_BYTES = 32;
@@ -10,10 +11,10 @@ const SECRET_BYTES = 32;
  * SELECT after it (a new snapshot) reads the winner's, so every process ends with the same key.
  */
 export async function serverSecret(manager: EntityManager, purpose: string): Promise<Buffer> {
-  await manager.query(`INSERT INTO server_secrets (purpose, secret) VALUES ($1, $2) ON CONFLICT (purpose) DO NOTHING`, [
+  await runStatement(manager, `INSERT INTO server_secrets (purpose, secret) VALUES ($1, $2) ON CONFLICT (purpose) DO NOTHING`, [
     purpose,
     randomBytes(SECRET_BYTES),
   ]);
-  const rows: Array<{ secret: Buffer }> = await manager.query(`SELECT secret FROM server_secrets WHERE purpose = $1`, [purpose]);
+  const { rows } = await runStatement<{ secret: Buffer }>(manager, `SELECT secret FROM server_secrets WHERE purpose = $1`, [purpose]);
   return rows[0]!.secret;
 }

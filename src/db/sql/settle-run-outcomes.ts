@@ -2,8 +2,9 @@ import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { RunStatus } from "../../domain/run.js";
 import type { ThreadStatus } from "../../domain/thread.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
 import { threadLockOrder } from "./thread-lock-order.js";
+import { runStatement } from "../run-statement.js";
 
 export interface RunOutcomeRecord {
   runId: string;
@@ -62,7 +63,7 @@ export async function settleRunOutcomes(manager: EntityManager, records: readonl
   const order = threadLockOrder(records, (record) => record.thread.threadId);
   const sorted = order.map((index) => records[index]!);
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
-  const rows = await queryPrepared<{ recorded: boolean; thread_has_active_runs: boolean }>(manager, SETTLE_RUNS, [
+  const { rows } = await runStatement<{ recorded: boolean; thread_has_active_runs: boolean }>(manager, SETTLE_RUNS, [
     sorted.map((record) => record.runId),
     sorted.map((record) => record.workerId),
     sorted.map((record) => record.status),

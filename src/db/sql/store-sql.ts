@@ -7,7 +7,7 @@ import type { StoreFilterCondition } from "../../domain/store.js";
  * Shared pieces of the store statements (store items are read and written through the pool,
  * never TypeORM: graphs reach them through db/hangar-store.ts, outside any request).
  */
-export type SqlClient = Pick<pg.Pool, "query">;
+export type SqlClient = pg.Pool | pg.PoolClient;
 
 /** Row shape of every statement that returns items. */
 export interface StoreItemRow {

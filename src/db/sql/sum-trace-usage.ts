@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { UsageTotals } from "../../domain/trace-run.js";
+import { runStatement } from "../run-statement.js";
 
 // What totals can be keyed by. Identifiers come only from this constant, never from input.
 const KEY_COLUMNS = { trace: "trace_id", hangarRun: "hangar_run_id" } as const;
@@ -28,15 +29,27 @@ export async function sumTraceUsage(
 ): Promise<Map<string, UsageTotals>> {
   if (keys.length === 0) return new Map();
   const column = KEY_COLUMNS[by];
-  const rows = await manager.query(
+  const { rows } = await runStatement<UsageSumsRow & { key: string }>(
+    manager,
     `SELECT ${column} AS key, ${USAGE_SUMS} FROM trace_runs WHERE ${column} = ANY($1::uuid[]) GROUP BY ${column}`,
     [keys],
   );
-  return new Map(rows.map((row: Record<string, string>) => [row.key, usageTotalsFromRow(row)]));
+  return new Map(rows.map((row) => [row.key, usageTotalsFromRow(row)]));
 }
 
-// `any`: rows come from pg untyped.
-export function usageTotalsFromRow(row: Record<string, any>): UsageTotals {
+/** The USAGE_SUMS columns as pg reads them: bigint sums and numeric costs arrive as text. */
+export interface UsageSumsRow {
+  run_count: number;
+  model_names: string[];
+  prompt_tokens: string;
+  completion_tokens: string;
+  total_tokens: string;
+  prompt_cost: string;
+  completion_cost: string;
+  total_cost: string;
+}
+
+export function usageTotalsFromRow(row: UsageSumsRow): UsageTotals {
   return {
     runCount: Number(row.run_count),
     modelNames: row.model_names,

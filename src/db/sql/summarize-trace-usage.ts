@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { UsageGrouping, UsageOrder, UsageSummaryRow } from "../../domain/trace-run.js";
-import { USAGE_SUMS, usageTotalsFromRow } from "./sum-trace-usage.js";
+import { USAGE_SUMS, usageTotalsFromRow, type UsageSumsRow } from "./sum-trace-usage.js";
+import { runStatement } from "../run-statement.js";
 
 type GroupAlias = "model" | "provider" | "assistantId" | "day" | "thread" | "metadataValue";
 
@@ -72,7 +73,8 @@ export async function summarizeTraceUsage(
   const byKeys = positions.map((n) => `${n} NULLS LAST`);
   const order =
     range.order === "cost" ? ["coalesce(sum(total_cost), 0) DESC", "coalesce(sum(total_tokens), 0) DESC", ...byKeys] : byKeys;
-  const rows: Record<string, string | null>[] = await manager.query(
+  const { rows } = await runStatement<UsageSumsRow & Record<GroupAlias, string | null>>(
+    manager,
     `SELECT ${keys.join(", ")}, ${USAGE_SUMS} FROM trace_runs r
      WHERE start_time >= $1::timestamptz AND start_time < $2::timestamptz ${runTypeCondition}
      ${positions.length ? `GROUP BY ${positions.join(", ")}` : ""}
@@ -81,12 +83,12 @@ export async function summarizeTraceUsage(
     params,
   );
   return rows.map((row) => ({
-    model: row.model ?? null,
-    provider: row.provider ?? null,
-    assistantId: row.assistantId ?? null,
-    day: row.day ?? null,
-    thread: row.thread ?? null,
-    metadataValue: row.metadataValue ?? null,
-    ...usageTotalsFromRow(row as Record<string, string>),
+    model: row.model,
+    provider: row.provider,
+    assistantId: row.assistantId,
+    day: row.day,
+    thread: row.thread,
+    metadataValue: row.metadataValue,
+    ...usageTotalsFromRow(row),
   }));
 }

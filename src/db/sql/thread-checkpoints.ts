@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 // The checkpointer's tables (db/checkpointer.ts), all keyed by thread_id (text). Names are constants, never input.
 const CHECKPOINT_TABLES = {
@@ -11,7 +12,7 @@ const CHECKPOINT_TABLES = {
 export async function copyThreadCheckpoints(manager: EntityManager, fromThreadId: string, toThreadId: string) {
   for (const [table, columns] of Object.entries(CHECKPOINT_TABLES)) {
     const selected = columns.replace(/^thread_id/, "$2::text");
-    await manager.query(`INSERT INTO ${table} (${columns}) SELECT ${selected} FROM ${table} WHERE thread_id = $1`, [
+    await runStatement(manager, `INSERT INTO ${table} (${columns}) SELECT ${selected} FROM ${table} WHERE thread_id = $1`, [
       fromThreadId,
       toThreadId,
     ]);
@@ -21,13 +22,13 @@ export async function copyThreadCheckpoints(manager: EntityManager, fromThreadId
 /** Deletes a thread's checkpoints, blobs and pending writes (inside the caller's transaction). */
 export async function deleteThreadCheckpoints(manager: EntityManager, threadIds: string[]) {
   for (const table of Object.keys(CHECKPOINT_TABLES)) {
-    await manager.query(`DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [threadIds]);
+    await runStatement(manager, `DELETE FROM ${table} WHERE thread_id = ANY($1::text[])`, [threadIds]);
   }
 }
 
 /** Deletes every checkpoint, blob and pending write of every thread (inside the caller's transaction). */
 export async function deleteAllCheckpoints(manager: EntityManager) {
   for (const table of Object.keys(CHECKPOINT_TABLES)) {
-    await manager.query(`DELETE FROM ${table}`);
+    await runStatement(manager, `DELETE FROM ${table}`);
   }
 }

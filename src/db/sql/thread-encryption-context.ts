@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
+import { runStatement } from "../run-statement.js";
 
 /**
  * The encryption context a thread's JSON fields are sealed with, recording `fallback` first when
@@ -8,17 +9,16 @@ import type { JsonObject } from "../../domain/json.js";
  * it records the fallback.
  */
 export async function threadEncryptionContext(manager: EntityManager, threadId: string, fallback: JsonObject): Promise<JsonObject | null> {
-  const [current]: Array<{ encryption_context: JsonObject | null }> = await manager.query(
+  const { rows: [current] } = await runStatement<{ encryption_context: JsonObject | null }>(
+    manager,
     "SELECT encryption_context FROM threads WHERE thread_id = $1",
     [threadId],
   );
   if (!current) return null;
   if (current.encryption_context !== null) return current.encryption_context;
-  // A SELECT around the UPDATE: TypeORM answers a bare UPDATE … RETURNING as [rows, count].
-  const [recorded]: Array<{ encryption_context: JsonObject }> = await manager.query(
-    `WITH recorded AS (
-       UPDATE threads SET encryption_context = COALESCE(encryption_context, $2::jsonb) WHERE thread_id = $1 RETURNING encryption_context
-     ) SELECT encryption_context FROM recorded`,
+  const { rows: [recorded] } = await runStatement<{ encryption_context: JsonObject }>(
+    manager,
+    "UPDATE threads SET encryption_context = COALESCE(encryption_context, $2::jsonb) WHERE thread_id = $1 RETURNING encryption_context",
     [threadId, JSON.stringify(fallback)],
   );
   return recorded?.encryption_context ?? null;

@@ -1,8 +1,10 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /** Whether the thread exists and its metadata contains `scope` (the caller's authorization; `{}` for anyone). */
 export async function threadExists(manager: EntityManager, threadId: string, scope: Record<string, unknown> = {}): Promise<boolean> {
-  const rows: unknown[] = await manager.query(
+  const { rows } = await runStatement<unknown>(
+    manager,
     `SELECT 1 FROM threads WHERE thread_id = $1 AND metadata @> CAST($2 AS jsonb)`,
     [threadId, JSON.stringify(scope)],
   );
@@ -15,7 +17,8 @@ export async function threadVisibility(
   threadId: string,
   scope: Record<string, unknown>,
 ): Promise<"missing" | "visible" | "hidden"> {
-  const rows: Array<{ visible: boolean }> = await manager.query(
+  const { rows } = await runStatement<{ visible: boolean }>(
+    manager,
     `SELECT metadata @> CAST($2 AS jsonb) AS visible FROM threads WHERE thread_id = $1`,
     [threadId, JSON.stringify(scope)],
   );

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 /**
  * A thread's stream positions, read together (one statement, one snapshot):
@@ -12,7 +13,8 @@ import type { EntityManager } from "typeorm";
  * Reads only.
  */
 export async function threadStreamPositions(manager: EntityManager, threadId: string, withRunStart: boolean): Promise<{ last: number; runStart: number | null }> {
-  const [row]: Array<{ last: string | null; run_start: string | null }> = await manager.query(
+  const { rows: [row] } = await runStatement<{ last: string | null; run_start: string | null }>(
+    manager,
     `SELECT
        (SELECT max(e.stream_position) FROM run_events e JOIN runs r ON r.run_id = e.run_id WHERE r.thread_id = $1) AS last,
        CASE

@@ -67,12 +67,12 @@ export async function insertTraceFeedback(
     ],
   );
   if (rows[0]) return feedbackFromRow(rows[0]);
-  const [exists] = await manager.query(`SELECT 1 FROM trace_feedback WHERE id = $1::uuid`, [feedback.id]);
-  return exists ? "conflict" : null;
+  const { affected: existing } = await runStatement(manager, `SELECT 1 FROM trace_feedback WHERE id = $1::uuid`, [feedback.id]);
+  return existing > 0 ? "conflict" : null;
 }
 
 export async function getTraceFeedback(manager: EntityManager, id: string): Promise<TraceFeedback | null> {
-  const rows: FeedbackRow[] = await manager.query(`SELECT ${FEEDBACK_SELECT} FROM trace_feedback WHERE id = $1::uuid`, [id]);
+  const { rows } = await runStatement<FeedbackRow>(manager, `SELECT ${FEEDBACK_SELECT} FROM trace_feedback WHERE id = $1::uuid`, [id]);
   return rows[0] ? feedbackFromRow(rows[0]) : null;
 }
 
@@ -92,7 +92,8 @@ export async function listTraceFeedback(
   if (filter.keys) add((ref) => `key = ANY(${ref}::text[])`, filter.keys);
   if (filter.sourceTypes) add((ref) => `source_type = ANY(${ref}::text[])`, filter.sourceTypes);
   params.push(page.limit, page.offset);
-  const rows: FeedbackRow[] = await manager.query(
+  const { rows } = await runStatement<FeedbackRow>(
+    manager,
     `SELECT ${FEEDBACK_SELECT} FROM trace_feedback
      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
      ORDER BY created_at, id LIMIT $${params.length - 1} OFFSET $${params.length}`,
@@ -105,7 +106,8 @@ export async function listTraceFeedback(
 export async function listFeedbackOfRuns(manager: EntityManager, runIds: readonly string[]): Promise<Map<string, TraceFeedback[]>> {
   const byRun = new Map<string, TraceFeedback[]>();
   if (runIds.length === 0) return byRun;
-  const rows: FeedbackRow[] = await manager.query(
+  const { rows } = await runStatement<FeedbackRow>(
+    manager,
     `SELECT ${FEEDBACK_SELECT} FROM trace_feedback WHERE run_id = ANY($1::uuid[]) ORDER BY run_id, created_at, id`,
     [runIds],
   );

@@ -1,4 +1,6 @@
-import type { TraceRun, TraceRunRecord } from "../../domain/trace-run.js";
+import type { JsonObject } from "../../domain/json.js";
+import type { TraceRun, TraceRunDerived, TraceRunRecord } from "../../domain/trace-run.js";
+import type { CanonicalRunTime } from "../../tracing/ingest/parse-run-time.js";
 
 /**
  * Column lists and row mapping shared by the trace_runs statements (no statement lives here).
@@ -64,10 +66,66 @@ export const TRACE_RUN_SELECT = [
   "updated_at",
 ].join(", ");
 
-// `any`: rows come from pg untyped.
-export type TraceRunRow = Record<string, any>;
+/**
+ * A row as TRACE_RECORD_SELECT reads it: pg parses jsonb, text[] and booleans; uuids and the
+ * times (selected as text above) arrive as strings.
+ */
+export interface TraceRecordRow {
+  id: string;
+  trace_id: string | null;
+  parent_run_id: string | null;
+  dotted_order: string | null;
+  name: string | null;
+  run_type: string | null;
+  status: string | null;
+  start_time: CanonicalRunTime;
+  end_time: CanonicalRunTime | null;
+  inputs: unknown;
+  outputs: unknown;
+  extra: JsonObject | null;
+  events: unknown[] | null;
+  serialized: unknown;
+  error: string | null;
+  tags: string[] | null;
+  session_name: string | null;
+  session_id: string | null;
+  reference_example_id: string | null;
+  attachments: Record<string, { content_type: string | null; size_bytes: number }> | null;
+  has_post: boolean;
+  has_patch: boolean;
+}
 
-export function traceRecordFromRow(row: TraceRunRow): TraceRunRecord {
+/** A row as TRACE_RUN_SELECT reads it (numeric costs selected as text; integer tokens as numbers). */
+export interface TraceRunRow extends TraceRecordRow {
+  rendered: TraceRunDerived["rendered"];
+  warnings: string[] | null;
+  model_name: string | null;
+  provider: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  prompt_token_details: Record<string, number> | null;
+  completion_token_details: Record<string, number> | null;
+  prompt_cost: string | null;
+  completion_cost: string | null;
+  total_cost: string | null;
+  prompt_cost_details: Record<string, string> | null;
+  completion_cost_details: Record<string, string> | null;
+  cost_source: TraceRunDerived["costSource"];
+  price_id: string | null;
+  service_tier: string | null;
+  price_tier: string | null;
+  usage_source: TraceRunDerived["usageSource"];
+  tokens_estimated: boolean;
+  first_token_time: CanonicalRunTime | null;
+  hangar_run_id: string | null;
+  thread_id: string | null;
+  assistant_id: string | null;
+  received_at: Date;
+  updated_at: Date;
+}
+
+export function traceRecordFromRow(row: TraceRecordRow): TraceRunRecord {
   return {
     id: row.id,
     traceId: row.trace_id,
@@ -90,7 +148,7 @@ export function traceRecordFromRow(row: TraceRunRow): TraceRunRecord {
     referenceExampleId: row.reference_example_id,
     attachments: row.attachments
       ? Object.fromEntries(
-          Object.entries(row.attachments as Record<string, { content_type: string | null; size_bytes: number }>).map(
+          Object.entries(row.attachments).map(
             ([name, file]) => [name, { contentType: file.content_type, sizeBytes: file.size_bytes }],
           ),
         )

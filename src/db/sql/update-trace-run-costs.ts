@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { runStatement } from "../run-statement.js";
 
 export interface TraceRunCosts {
   id: string;
@@ -26,7 +27,8 @@ export async function updateTraceRunCosts(manager: EntityManager, costs: readonl
     price_id: cost.priceId,
     price_tier: cost.priceTier,
   }));
-  await manager.query(
+  await runStatement(
+    manager,
     `UPDATE trace_runs AS t SET prompt_cost = r.prompt_cost, completion_cost = r.completion_cost,
        total_cost = r.total_cost, prompt_cost_details = r.prompt_cost_details,
        completion_cost_details = r.completion_cost_details, cost_source = r.cost_source,

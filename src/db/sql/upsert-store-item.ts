@@ -1,5 +1,6 @@
 import type { AuthFilters } from "../../domain/auth-filter.js";
 import { matchesAccessFilters, SqlParameters, STORE_ITEM_COLUMNS, type SqlClient, type StoreItemRow } from "./store-sql.js";
+import { runStatement } from "../run-statement.js";
 
 export interface StoreItemWrite {
   namespace: string[];
@@ -33,7 +34,8 @@ export async function upsertStoreItem(client: SqlClient, write: StoreItemWrite):
   const encryptionContext = parameters.add(write.encryptionContext === null ? null : JSON.stringify(write.encryptionContext));
   const embeddings = parameters.add(JSON.stringify(write.embeddings.map((entry) => ({ field_path: entry.fieldPath, embedding: entry.vector }))));
   const access = matchesAccessFilters(write.access, parameters);
-  const { rows } = await client.query<StoreItemRow>(
+  const { rows } = await runStatement<StoreItemRow>(
+    client,
     `WITH item AS (
        INSERT INTO store_items AS i (namespace, key, value, ttl_minutes, expires_at, encryption_context)
        VALUES (${namespace}::text[], ${key}, ${value}::jsonb, ${ttl}::float8, now() + ${ttl}::float8 * interval '1 minute', ${encryptionContext}::jsonb)

@@ -1,6 +1,7 @@
 import type { EntityManager } from "typeorm";
 import type { TraceRunDerived, TraceRunRecord } from "../../domain/trace-run.js";
-import { preparedStatement, queryPrepared } from "../prepared-statement.js";
+import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 /** A run to write: its merged record and what was derived from it. */
 export interface TraceRunWrite {
@@ -107,7 +108,7 @@ export async function upsertTraceRuns(
   lockedIds: readonly string[],
   now: Date,
 ): Promise<string[]> {
-  const rows = await queryPrepared<{ id: string }>(manager, UPSERT_TRACE_RUNS, [payload, now, lockedIds]);
+  const { rows } = await runStatement<{ id: string }>(manager, UPSERT_TRACE_RUNS, [payload, now, lockedIds]);
   return rows.map((row) => row.id);
 }
 

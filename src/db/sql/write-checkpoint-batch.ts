@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { preparedStatement } from "../prepared-statement.js";
+import { runStatement } from "../run-statement.js";
 
 /** One `put`: a checkpoint row and the channel values new in it. */
 export interface CheckpointPut {
@@ -93,13 +94,9 @@ export async function writeCheckpointBatch(pool: pg.Pool | pg.PoolClient, batch:
   const column = (rows: readonly unknown[][], index: number) => rows.map((row) => row[index]);
   const writes = [...writeRows.values()];
   const checkpoints = [...checkpointRows.values()];
-  await pool.query({
-    name: WRITE_CHECKPOINT_BATCH.name,
-    text: WRITE_CHECKPOINT_BATCH.text,
-    values: [
-      ...[0, 1, 2, 3, 4, 5].map((index) => column(blobRows, index)),
-      ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => column(writes, index)),
-      ...[0, 1, 2, 3, 4, 5].map((index) => column(checkpoints, index)),
-    ],
-  });
+  await runStatement(pool, WRITE_CHECKPOINT_BATCH, [
+    ...[0, 1, 2, 3, 4, 5].map((index) => column(blobRows, index)),
+    ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => column(writes, index)),
+    ...[0, 1, 2, 3, 4, 5].map((index) => column(checkpoints, index)),
+  ]);
 }

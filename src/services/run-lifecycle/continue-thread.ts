@@ -1,5 +1,4 @@
-import type pg from "pg";
-import { withTransaction } from "../../db/tx.js";
+import { connectionOfTransaction, withTransaction } from "../../db/tx.js";
 import type { Run } from "../../domain/run.js";
 import type { RunCreateRequest } from "../../domain/run-request.js";
 import { findAssistantForRun } from "../assistants.service.js";
@@ -37,9 +36,7 @@ export async function continueThread(ctx: ServiceContext, input: ContinueThreadI
   const authorized = await authorizeRunCreation(ctx, request, ctx.now());
 
   const done = await withTransaction(ctx.db, async (manager) => {
-    // The transaction's own connection (QueryRunner.connect answers the one it holds).
-    const client = (await manager.queryRunner!.connect()) as pg.PoolClient;
-    const tx = { manager, checkpointer: ctx.db.checkpointer.inTransaction(client) };
+    const tx = { manager, checkpointer: ctx.db.checkpointer.inTransaction(await connectionOfTransaction(manager)) };
     const edited = edit
       ? await threadStateService.editState(
           ctx,

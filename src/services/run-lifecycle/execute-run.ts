@@ -4,6 +4,7 @@ import type { Run, RunStatus } from "../../domain/run.js";
 import { toGraphCommand } from "../../graphs/graph-library.js";
 import { withGraphLogFields } from "../../graphs/graph-logger.js";
 import { isConnectionLoss } from "../../db/connection-loss.js";
+import { pingDatabase } from "../../db/sql/ping-database.js";
 import { stringifyWireValue } from "../../graphs/serialize-graph-value.js";
 import type { ServiceContext } from "../service-context.js";
 import { streamGraph } from "./stream-graph.js";
@@ -143,7 +144,7 @@ function isInterruptUpdate(event: RunStreamEvent): boolean {
 
 async function isDatabaseReachable(ctx: ServiceContext): Promise<boolean> {
   try {
-    await ctx.db.pool.query("SELECT 1");
+    await pingDatabase(ctx.db.pool);
     return true;
   } catch {
     return false; // the probe's error is the answer

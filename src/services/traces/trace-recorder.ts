@@ -1,6 +1,6 @@
 import { GroupCommit } from "../../db/group-commit.js";
 import { AppError, coerceError } from "../../domain/errors.js";
-import type { JsonObject } from "../../domain/json.js";
+import { jsonObjectOrEmpty } from "../../domain/json.js";
 import type { Run } from "../../domain/run.js";
 import type { ServiceContext } from "../service-context.js";
 import { tracesService } from "../traces.service.js";
@@ -126,7 +126,7 @@ function withTraceJsonPayloads(operation: TraceRunOperation): TraceRunOperation 
     ...operation,
     inputs: toTraceJson(operation.inputs),
     outputs: toTraceJson(operation.outputs),
-    extra: operation.extra == null ? operation.extra : (toTraceJson(operation.extra) as JsonObject),
+    extra: operation.extra == null ? operation.extra : jsonObjectOrEmpty(toTraceJson(operation.extra)),
     events: operation.events == null ? operation.events : (toTraceJson(operation.events) as unknown[]),
     serialized: toTraceJson(operation.serialized),
   };

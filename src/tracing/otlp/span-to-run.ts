@@ -10,7 +10,7 @@
  * `llm.*`, the Vercel AI SDK's `ai.*`, and the GenAI semantic conventions' `gen_ai.*`. Every
  * attribute no mapping used is kept raw in extra.otel.attributes and named in a warning.
  */
-import type { JsonObject } from "../../domain/json.js";
+import { jsonObjectOrEmpty, type JsonObject } from "../../domain/json.js";
 import type { TraceRunOperation } from "../../domain/trace-run.js";
 import { AttributeReader, parseJsonText } from "./attribute-reader.js";
 import {
@@ -109,7 +109,7 @@ export function spanToRunOperation(span: OtlpSpan, options: SpanMappingOptions =
     if (provider !== undefined) metadata.ls_provider ??= provider;
   }
   const { inputs, outputs } = runType === "llm" ? llmIo(span, reader, warnings) : otherIo(reader);
-  const invocationParams = { ...reader.withPrefix("gen_ai.request."), ...reader.withPrefix("ai.settings."), ...objectOf(reader.json("llm.invocation_parameters")) };
+  const invocationParams = { ...reader.withPrefix("gen_ai.request."), ...reader.withPrefix("ai.settings."), ...jsonObjectOrEmpty(reader.json("llm.invocation_parameters")) };
   const requestedTier = reader.string("openai.request.service_tier", "gen_ai.openai.request.service_tier");
   if (requestedTier !== undefined) invocationParams.service_tier ??= requestedTier;
   const error = errorOf(span);
@@ -122,21 +122,21 @@ export function spanToRunOperation(span: OtlpSpan, options: SpanMappingOptions =
     warnings.push(`OpenTelemetry attributes with no mapping, kept as sent in extra.otel.attributes: ${unmapped.join(", ")}`);
   }
   const extra: JsonObject = {
-    metadata: metadata as JsonObject,
+    metadata,
     otel: {
       trace_id: span.traceId,
       span_id: span.spanId,
       parent_span_id: span.parentSpanId,
       span_kind: SPAN_KIND_NAMES[span.kind] ?? String(span.kind),
       scope: span.scope,
-      resource: span.resource as JsonObject,
+      resource: span.resource,
       // Only what no mapping used: the rest is in the run's own fields (inputs, outputs, metadata …).
-      attributes: Object.fromEntries(unmapped.map((key) => [key, span.attributes[key]])) as JsonObject,
-      links: span.links as unknown as JsonObject[],
+      attributes: Object.fromEntries(unmapped.map((key) => [key, span.attributes[key]])),
+      links: span.links,
       warnings,
     },
   };
-  if (Object.keys(invocationParams).length > 0) extra.invocation_params = invocationParams as JsonObject;
+  if (Object.keys(invocationParams).length > 0) extra.invocation_params = invocationParams;
   return {
     id: runIdOfSpan(span.traceId, span.spanId),
     traceId: uuidOfHex(span.traceId),
@@ -196,7 +196,7 @@ function providerOf(reader: AttributeReader): string | undefined {
 
 function metadataOf(reader: AttributeReader): Record<string, unknown> {
   const metadata: Record<string, unknown> = {
-    ...objectOf(reader.json("metadata")),
+    ...jsonObjectOrEmpty(reader.json("metadata")),
     ...reader.withPrefix("ai.telemetry.metadata."),
     ...reader.withPrefix("langsmith.metadata."),
   };
@@ -222,10 +222,6 @@ function tagsOf(reader: AttributeReader): string[] {
 function serviceName(span: OtlpSpan): string | undefined {
   const name = span.resource["service.name"];
   return typeof name === "string" && name !== "" && !name.startsWith("unknown_service") ? name : undefined;
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** An LLM span's messages and usage, as `{messages}` inputs and `{messages, usage_metadata}` outputs. */
@@ -284,7 +280,7 @@ function outputMessages(span: OtlpSpan, reader: AttributeReader): OtelMessage[] 
   if (openLlmetry.length > 0) return openLlmetry.map((message) => openAiLikeMessage(message, "assistant"));
   return span.events
     .filter((event) => event.name === "gen_ai.choice")
-    .map((event) => openAiLikeMessage(objectOf(parseJsonText(event.attributes.message)), "assistant"));
+    .map((event) => openAiLikeMessage(jsonObjectOrEmpty(parseJsonText(event.attributes.message)), "assistant"));
 }
 
 /** Chain, tool, retriever … spans: what they were given and returned, as the instrumentation recorded it. */
@@ -357,7 +353,7 @@ function errorOf(span: OtlpSpan): string | null {
 /** Events as LangSmith runs carry them; the AI SDK's first streamed chunk is also the run's first token. */
 function eventOf(event: OtlpEvent): JsonObject[] {
   const time = nanosToRunTime(event.timeUnixNano);
-  const mapped: JsonObject = { name: event.name, time, kwargs: event.attributes as JsonObject };
+  const mapped: JsonObject = { name: event.name, time, kwargs: event.attributes };
   if (event.name === "ai.stream.firstChunk") return [mapped, { name: "new_token", time, kwargs: { source: event.name } }];
   return [mapped];
 }
