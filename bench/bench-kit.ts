@@ -115,6 +115,8 @@ export interface ServerOptions {
    * `npm start` runs it (dist must be current: see scripts/build.ts).
    */
   entry?: "source" | "built";
+  /** Another checkout to run the server from (a baseline to compare with); default: this one. */
+  repoRoot?: string;
 }
 
 export interface ServerProcess {
@@ -211,9 +213,9 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   }
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, options.entry === "built" ? "dist/src/cli.js" : "src/cli.ts", "serve", "--config", path.resolve(REPO_ROOT, options.configPath), ...(options.args ?? [])],
+    [...nodeArgs, options.entry === "built" ? "dist/src/cli.js" : "src/cli.ts", "serve", "--config", path.resolve(options.repoRoot ?? REPO_ROOT, options.configPath), ...(options.args ?? [])],
     {
-      cwd: REPO_ROOT,
+      cwd: options.repoRoot ?? REPO_ROOT,
       env: {
         ...withoutDatabaseUrl(process.env),
         ...(options.databaseUrl !== null ? { DATABASE_URL: options.databaseUrl } : {}),

@@ -16,6 +16,10 @@
  * many-thread pairs), compare within a pair. BENCH_PROTOCOL_TRANSPORTS (default
  * `sse,protocol-ws`) keeps some transports only, e.g. to profile one.
  *
+ * BENCH_PROTOCOL_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): its
+ * server runs beside this one, each on its own database, and every phase runs on both, in turns
+ * (the `build` column), so a change is compared with its baseline in one run on a shared machine.
+ *
  * Also, unless BENCH_PROTOCOL_SQL_SOCKETS is 0: SQL statements per subscriber (open, one run of
  * BENCH_PROTOCOL_THREAD_EVENTS events delivered), each on its own thread, counted by a proxy in
  * front of a second server. BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized
@@ -55,6 +59,7 @@ const PAIRS = envInt("BENCH_PROTOCOL_PAIRS", 2);
 const THREAD_PAIRS = envInt("BENCH_PROTOCOL_THREAD_PAIRS", 1);
 const SQL_SOCKETS = envInt("BENCH_PROTOCOL_SQL_SOCKETS", 20);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
+const BASELINE = process.env.BENCH_PROTOCOL_BASELINE;
 
 type Transport = "protocol-ws" | "sse";
 const TRANSPORTS = (process.env.BENCH_PROTOCOL_TRANSPORTS ?? "sse,protocol-ws").split(",").filter((name): name is Transport => name === "sse" || name === "protocol-ws");
@@ -168,64 +173,98 @@ async function startThreadRuns(client: ReturnType<ServerProcess["client"]>, thre
   }
 }
 
-export async function protocolSuite(stamp: string): Promise<void> {
-  const database = await createBenchDatabase("protocol");
-  const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `protocol-${stamp}-cpuprof`) : undefined;
-  const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: path.join(RESULTS_DIR, `protocol-server-${stamp}.log`), cpuProfDir: profileDir });
+/** A server under test: this checkout's, or the baseline's (BENCH_PROTOCOL_BASELINE). */
+interface Target {
+  build: "this" | "baseline";
+  server: ServerProcess;
+  database: Awaited<ReturnType<typeof createBenchDatabase>>;
+  client: ReturnType<ServerProcess["client"]>;
+}
+
+async function startTarget(build: Target["build"], stamp: string, profileDir: string | undefined): Promise<Target> {
+  const database = await createBenchDatabase(build === "this" ? "protocol" : "protocol_baseline");
+  const server = await startServerProcess({
+    configPath: CONFIG,
+    databaseUrl: database.url,
+    logPath: path.join(RESULTS_DIR, `protocol-server-${build}-${stamp}.log`),
+    cpuProfDir: build === "this" ? profileDir : undefined,
+    repoRoot: build === "baseline" ? BASELINE : undefined,
+  });
   const client = server.client(64);
+  // Warm-up: the graph loaded, both paths' code run once.
+  const warm = await client.threads.create();
+  await client.runs.wait(warm.thread_id, "chatty", { input: { done: 0 }, context: { events: 10 } } as never);
+  return { build, server, database, client };
+}
+
+export async function protocolSuite(stamp: string): Promise<void> {
+  const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `protocol-${stamp}-cpuprof`) : undefined;
+  const targets: Target[] = [];
   const rows: ResultRow[] = [];
   let sql: SqlRow[] = [];
-  let stopped = false;
   try {
-    // Warm-up: the graph loaded, both paths' code run once.
-    const warm = await client.threads.create();
-    await client.runs.wait(warm.thread_id, "chatty", { input: { done: 0 }, context: { events: 10 } } as never);
+    targets.push(await startTarget("this", stamp, profileDir));
+    if (BASELINE) targets.push(await startTarget("baseline", stamp, undefined));
+    // Each pair in turn starts with the other build, so a drift of the machine's load spreads evenly.
+    const inTurn = (pair: number) => (pair % 2 === 0 ? targets : [...targets].reverse());
+    // And with the other transport: PostgreSQL's CPU per event grows with each phase on the same
+    // database (300 threads: 380, 600, 630, 800 µs in phase order, whatever the transport), so
+    // a transport always run second looked twice as costly for PostgreSQL.
+    const transportsInTurn = (pair: number) => (pair % 2 === 0 ? TRANSPORTS : [...TRANSPORTS].reverse());
 
     for (let pair = 0; pair < PAIRS; pair++) {
-      for (const transport of TRANSPORTS) {
-        rows.push(
-          await phase(server, database.name, "one busy thread", transport, async () => {
-            const thread = await client.threads.create();
-            const subscribers = Array.from({ length: SUBSCRIBERS }, () => subscriberOf(transport)(server, thread.thread_id));
-            return {
-              subscribers,
-              expected: RUNS * EVENTS,
-              start: async () => {
-                for (let run = 0; run < RUNS; run++) {
-                  await client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: EVENTS } as never, streamMode: ["custom"], multitaskStrategy: "enqueue" });
-                }
-              },
-            };
-          }),
-        );
-        console.log(JSON.stringify(rows.at(-1)));
+      for (const transport of transportsInTurn(pair)) {
+        for (const { build, server, database, client } of inTurn(pair)) {
+          rows.push({
+            build,
+            ...(await phase(server, database.name, "one busy thread", transport, async () => {
+              const thread = await client.threads.create();
+              const subscribers = Array.from({ length: SUBSCRIBERS }, () => subscriberOf(transport)(server, thread.thread_id));
+              return {
+                subscribers,
+                expected: RUNS * EVENTS,
+                start: async () => {
+                  for (let run = 0; run < RUNS; run++) {
+                    await client.runs.create(thread.thread_id, "chatty", { input: { done: 0 }, context: { events: EVENTS } as never, streamMode: ["custom"], multitaskStrategy: "enqueue" });
+                  }
+                },
+              };
+            })),
+          });
+          console.log(JSON.stringify(rows.at(-1)));
+        }
       }
     }
     for (let pair = 0; pair < THREAD_PAIRS; pair++) {
-      for (const transport of TRANSPORTS) {
-        rows.push(
-          await phase(server, database.name, `${THREADS} threads`, transport, async () => {
-            const threads = await createThreads(client, THREADS);
-            const subscribers: Subscriber[] = [];
-            for (let index = 0; index < threads.length; index += 100) {
-              const batch = threads.slice(index, index + 100).map((thread) => subscriberOf(transport)(server, thread.thread_id));
-              await Promise.all(batch.map((subscriber) => subscriber.ready));
-              subscribers.push(...batch);
-            }
-            return { subscribers, expected: THREAD_EVENTS, start: () => startThreadRuns(client, threads) };
-          }),
-        );
-        console.log(JSON.stringify(rows.at(-1)));
+      for (const transport of transportsInTurn(pair)) {
+        for (const { build, server, database, client } of inTurn(pair)) {
+          rows.push({
+            build,
+            ...(await phase(server, database.name, `${THREADS} threads`, transport, async () => {
+              const threads = await createThreads(client, THREADS);
+              const subscribers: Subscriber[] = [];
+              for (let index = 0; index < threads.length; index += 100) {
+                const batch = threads.slice(index, index + 100).map((thread) => subscriberOf(transport)(server, thread.thread_id));
+                await Promise.all(batch.map((subscriber) => subscriber.ready));
+                subscribers.push(...batch);
+              }
+              return { subscribers, expected: THREAD_EVENTS, start: () => startThreadRuns(client, threads) };
+            })),
+          });
+          console.log(JSON.stringify(rows.at(-1)));
+        }
       }
     }
-    await server.stop();
-    stopped = true;
-    if (SQL_SOCKETS > 0) sql = await sqlPerSubscriber(database.url, path.join(RESULTS_DIR, `protocol-sql-server-${stamp}.log`));
+    for (const target of targets) await target.server.stop();
+    if (SQL_SOCKETS > 0) sql = await sqlPerSubscriber(targets[0]!.database.url, path.join(RESULTS_DIR, `protocol-sql-server-${stamp}.log`));
   } finally {
-    if (!stopped) await server.stop();
-    await database.drop();
+    for (const target of targets) {
+      await target.server.stop();
+      await target.database.drop();
+    }
   }
   printTable("protocol v2 (WebSocket) vs SSE thread stream: delivered custom events", rows, [
+    "build",
     "transport",
     "subscribers",
     "delivered_events",
@@ -254,7 +293,7 @@ export async function protocolSuite(stamp: string): Promise<void> {
   }
   const file = writeResults("protocol", stamp, {
     repo: repoState(),
-    settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS, PAIRS, THREAD_PAIRS, TRANSPORTS, SQL_SOCKETS },
+    settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS, PAIRS, THREAD_PAIRS, TRANSPORTS, SQL_SOCKETS, BASELINE },
     rows,
     sql,
     cpu_profile: cpuProfile,

@@ -30,7 +30,8 @@
  *   server CPU per delivered event, RSS, SQL statements per subscriber; BENCH_PROTOCOL_SUBSCRIBERS,
  *   BENCH_PROTOCOL_RUNS, BENCH_PROTOCOL_EVENTS, BENCH_PROTOCOL_THREADS, BENCH_PROTOCOL_THREAD_EVENTS,
  *   BENCH_PROTOCOL_PAIRS, BENCH_PROTOCOL_THREAD_PAIRS, BENCH_PROTOCOL_TRANSPORTS,
- *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1.
+ *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1; BENCH_PROTOCOL_BASELINE=<another checkout> runs every phase on
+ *   its server too, in turns (a before/after comparison in one run).
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */

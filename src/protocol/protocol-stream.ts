@@ -5,6 +5,7 @@ import { isRunFinished } from "../domain/run.js";
 import type { Thread } from "../domain/thread.js";
 import { NotFoundError } from "../domain/errors.js";
 import { runEventsService } from "../services/run-events.service.js";
+import { eachOf } from "../streaming/read-thread-stream.js";
 import { runsService } from "../services/runs.service.js";
 import type { ServiceContext } from "../services/service-context.js";
 import { threadsService } from "../services/threads.service.js";
@@ -16,8 +17,11 @@ const REPLAY_PAGE = 1000;
 export interface ProtocolEventStream {
   /** Stored events after `since` that match, in order (empty without `since`). */
   replayed: ProtocolEvent[];
-  /** What comes after the replay, live, until the signal aborts. */
-  live: AsyncGenerator<ProtocolEvent>;
+  /**
+   * What comes after the replay, live, until the signal aborts: a batch per read of the store
+   * (never empty), so a socket writes a batch at once.
+   */
+  livePages: AsyncGenerator<ProtocolEvent[]>;
   /** The thread stream position the replay ended at (the live part follows it). */
   position: number;
   /** How many replayed events each part wanted (openThreadEventStream's parts, in order). */
@@ -53,16 +57,19 @@ export interface ReplayPart extends ReplayFrom {
 export async function openProtocolEventStream(
   ctx: ServiceContext,
   request: ReplayFrom & { threadId: string; createThread?: boolean; filter: EventFilter; signal: AbortSignal },
-): Promise<ProtocolEventStream> {
+): Promise<{ replayed: ProtocolEvent[]; live: AsyncGenerator<ProtocolEvent> }> {
   const matches = (event: ProtocolEvent) => matchesFilter(request.filter, event);
   const { threadId, createThread, signal } = request;
-  return openThreadEventStream(ctx, { threadId, createThread, parts: [{ since: request.since, afterEventId: request.afterEventId, matches }], live: matches, signal });
+  const stream = await openThreadEventStream(ctx, { threadId, createThread, parts: [{ since: request.since, afterEventId: request.afterEventId, matches }], live: matches, signal });
+  return { replayed: stream.replayed, live: eachOf(stream.livePages) };
 }
+
 
 /**
  * One stream of a thread's protocol events for several consumers (a socket's subscriptions): each
  * part replays from its own start what it matches, in one pass over the stored events and in
- * stream order, each event once; then one live stream, filtered by `live` as each event comes.
+ * stream order, each event once; then one live stream, filtered by `live` as each event comes
+ * (unfiltered without it: a socket filters as it sends, so an unsubscribe holds at once).
  * `createThread`: an unknown thread id is created first (ensureThread).
  *
  * Opening costs three statements when there is nothing to replay (the thread, its positions, the
@@ -71,7 +78,7 @@ export async function openProtocolEventStream(
  */
 export async function openThreadEventStream(
   ctx: ServiceContext,
-  request: { threadId: string; createThread?: boolean; parts: ReplayPart[]; live: (event: ProtocolEvent) => boolean; signal: AbortSignal },
+  request: { threadId: string; createThread?: boolean; parts: ReplayPart[]; live?: (event: ProtocolEvent) => boolean; signal: AbortSignal },
 ): Promise<ProtocolEventStream> {
   const { threadId, signal } = request;
   for (const part of request.parts) {
@@ -99,7 +106,7 @@ export async function openThreadEventStream(
   }
   // Subscribed before the replayed runs' statuses are read: a run that ends later announces its
   // end live; one that had ended gets its end from its status (ends are not stored events).
-  const events = await runEventsService.openThreadStream(ctx, { threadId, readThread: thread, threadModes: ["run_modes"], afterPosition: position, signal });
+  const pages = await runEventsService.openThreadStreamPages(ctx, { threadId, readThread: thread, threadModes: ["run_modes"], afterPosition: position, signal });
   const runIds = [...new Set(stored.map((event) => event.runId))];
   const runs = runIds.length === 0 ? [] : await runsService.getMany(ctx, runIds);
   const endOf = new Map(runs.flatMap((run) => (run && isRunFinished(run.status) ? [[run.runId, run.status] as const] : [])));
@@ -116,16 +123,20 @@ export async function openThreadEventStream(
     if (status) replay({ runId, threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: runId, status }) });
   };
   stored.forEach((event, index) => {
-    replay({ ...event, streamId: String(event.position) });
+    replay(event);
     const nextRun = stored[index + 1]?.runId;
     if (nextRun !== event.runId) replayEnd(event.runId);
   });
-  async function* live(): AsyncGenerator<ProtocolEvent> {
-    for await (const event of events) {
-      for (const mapped of mapper.map(event)) if (request.live(mapped)) yield mapped;
+  const isLive = request.live;
+  async function* livePages(): AsyncGenerator<ProtocolEvent[]> {
+    for await (const page of pages) {
+      const out: ProtocolEvent[] = [];
+      // Every stored event goes through the mapper (messages need what came before), wanted or not.
+      for (const event of page) for (const mapped of mapper.map(event)) if (!isLive || isLive(mapped)) out.push(mapped);
+      if (out.length > 0) yield out;
     }
   }
-  return { replayed, live: live(), position, replayedPerPart };
+  return { replayed, livePages: livePages(), position, replayedPerPart };
 }
 
 /**

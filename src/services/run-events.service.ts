@@ -5,8 +5,7 @@ import type { Thread } from "../domain/thread.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { lastThreadEventPosition } from "../db/sql/last-thread-event-position.js";
-import { readThreadEvents } from "../db/sql/read-thread-events.js";
-import { openThreadStream } from "../streaming/read-thread-stream.js";
+import { openThreadStream, openThreadStreamPages, type ThreadStreamRequest, type ThreadStreamSources } from "../streaming/read-thread-stream.js";
 
 /**
  * A run's stored events (replay pages) and a thread's live stream. Runs themselves are read in
@@ -43,31 +42,49 @@ export const runEventsService = {
    */
   async openThreadStream(
     ctx: ServiceContext,
-    request: { threadId: string; readThread?: Thread; signal: AbortSignal; threadModes?: readonly ThreadStreamMode[]; afterPosition?: number },
+    request: ThreadStreamOptions,
   ): Promise<AsyncGenerator<RunStreamEvent>> {
-    const { threadId } = request.readThread ?? (await threadsService.get(ctx, request.threadId));
-    const modes = new Set(request.threadModes ?? []);
-    const manager = ctx.db.dataSource.manager;
-    return openThreadStream(
-      {
-        bus: ctx.streaming.bus,
-        flushStored: () => ctx.streaming.store.flush(),
-        readAfter: (position, limit) => readThreadEvents(manager, threadId, position, limit),
-        lastPosition: () => lastThreadEventPosition(manager, threadId),
-      },
-      {
-        threadId,
-        afterPosition: request.afterPosition,
-        isWanted: (event) =>
-          modes.size === 0 ||
-          modes.has("run_modes") ||
-          (modes.has("lifecycle") && event.event === "metadata") ||
-          (modes.has("state_update") && event.event === "values"),
-        sendsRunDone: modes.has("run_modes") || modes.has("lifecycle"),
-        sendsThreadEvents: modes.has("state_update"),
-        signal: request.signal,
-      },
-    );
+    return openThreadStream(...(await threadStreamOf(ctx, request)));
+  },
+
+  /** openThreadStream a batch at a time (each store read's wanted events), for a reader that sends a batch at once. */
+  async openThreadStreamPages(ctx: ServiceContext, request: ThreadStreamOptions): Promise<AsyncGenerator<RunStreamEvent[]>> {
+    return openThreadStreamPages(...(await threadStreamOf(ctx, request)));
   },
 
 };
+
+interface ThreadStreamOptions {
+  threadId: string;
+  readThread?: Thread;
+  signal: AbortSignal;
+  threadModes?: readonly ThreadStreamMode[];
+  afterPosition?: number;
+}
+
+/** The thread stream's sources and request (the thread read unless the caller just did). */
+async function threadStreamOf(ctx: ServiceContext, request: ThreadStreamOptions): Promise<[ThreadStreamSources, ThreadStreamRequest]> {
+  const { threadId } = request.readThread ?? (await threadsService.get(ctx, request.threadId));
+  const modes = new Set(request.threadModes ?? []);
+  const { store } = ctx.streaming;
+  return [
+    {
+      bus: ctx.streaming.bus,
+      flushStored: () => store.flush(),
+      readAfter: (position) => store.readThreadAfter(threadId, position),
+      lastPosition: () => lastThreadEventPosition(ctx.db.dataSource.manager, threadId),
+    },
+    {
+      threadId,
+      afterPosition: request.afterPosition,
+      isWanted: (event) =>
+        modes.size === 0 ||
+        modes.has("run_modes") ||
+        (modes.has("lifecycle") && event.event === "metadata") ||
+        (modes.has("state_update") && event.event === "values"),
+      sendsRunDone: modes.has("run_modes") || modes.has("lifecycle"),
+      sendsThreadEvents: modes.has("state_update"),
+      signal: request.signal,
+    },
+  ];
+}

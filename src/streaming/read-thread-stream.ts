@@ -6,8 +6,8 @@ export interface ThreadStreamSources {
   bus: RunEventBus;
   /** Writes this process's buffered run events (so what the bus just announced can be read). */
   flushStored(): Promise<void>;
-  /** Stored events of the thread's runs after a stream position, in order, at most `limit`. */
-  readAfter(position: number, limit: number): Promise<ThreadStreamEvent[]>;
+  /** Stored events of the thread's runs after a stream position, in order (buffered ones flushed first), a page at a time. */
+  readAfter(position: number): Promise<{ events: ThreadStreamEvent[]; hasMore: boolean }>;
   /** The last stream position of the thread now (0 when it has none). */
   lastPosition(): Promise<number>;
 }
@@ -25,7 +25,6 @@ export interface ThreadStreamRequest {
   signal: AbortSignal;
 }
 
-const PAGE = 1000;
 // A run executed by another process stores its events up to ~10 ms after announcing them
 // (run-event-store.ts); an announced event not stored yet is looked for again after this long,
 // and given up on after the longest a store round may take with retries (it was not kept: its
@@ -40,6 +39,20 @@ const NOT_STORED_GIVE_UP_MS = 5_000;
  * reader and a replaying one see the same events with the same ids. Runs on until `signal` aborts.
  */
 export async function openThreadStream(sources: ThreadStreamSources, request: ThreadStreamRequest): Promise<AsyncGenerator<RunStreamEvent>> {
+  return eachOf(await openThreadStreamPages(sources, request));
+}
+
+/** A batched stream one item at a time. */
+export async function* eachOf<T>(pages: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page;
+}
+
+/**
+ * openThreadStream a batch at a time: the events each read of the store found (never empty), for
+ * a reader that hands a batch on at once (a WebSocket writes it in one system call), instead of
+ * passing every event through its own `await`s.
+ */
+export async function openThreadStreamPages(sources: ThreadStreamSources, request: ThreadStreamRequest): Promise<AsyncGenerator<RunStreamEvent[]>> {
   const { signal } = request;
   // Announced run events not read back yet (run id → highest seq announced), finished runs, and
   // the thread's own events, in arrival order.
@@ -76,29 +89,29 @@ export async function openThreadStream(sources: ThreadStreamSources, request: Th
   }
   return drainThreadStream();
 
-  async function* drainThreadStream(): AsyncGenerator<RunStreamEvent> {
+  async function* drainThreadStream(): AsyncGenerator<RunStreamEvent[]> {
     try {
       const readSeq = new Map<string, number>();
       let waitingSince: number | null = null;
 
       const readStored = async function* () {
-        await sources.flushStored();
         for (;;) {
-          const page = await sources.readAfter(position, PAGE);
-          for (const event of page) {
+          const { events, hasMore } = await sources.readAfter(position);
+          const wanted: RunStreamEvent[] = [];
+          for (const event of events) {
             position = event.position;
-            readSeq.set(event.runId, Math.max(readSeq.get(event.runId) ?? 0, event.seq));
-            if (request.isWanted(event)) yield { ...event, streamId: String(event.position) };
+            if ((readSeq.get(event.runId) ?? 0) < event.seq) readSeq.set(event.runId, event.seq);
+            if (request.isWanted(event)) wanted.push(event);
           }
-          if (page.length < PAGE) return;
+          if (wanted.length > 0) yield wanted;
+          if (!hasMore) return;
         }
       };
       yield* readStored();
 
       while (!signal.aborted) {
-        const threadEvent = threadEvents.shift();
-        if (threadEvent) {
-          yield threadEvent;
+        if (threadEvents.length > 0) {
+          yield threadEvents.splice(0);
           continue;
         }
         if (announced.size === 0 && ended.length === 0) {
@@ -113,7 +126,7 @@ export async function openThreadStream(sources: ThreadStreamSources, request: Th
           // kept (the run was deleted meanwhile), so they are not waited for.
           announced.delete(end.runId);
           if (request.sendsRunDone) {
-            yield { runId: end.runId, threadId: end.threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: end.runId, status: end.status }) };
+            yield [{ runId: end.runId, threadId: end.threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: end.runId, status: end.status }) }];
           }
         }
         waitingSince = announced.size === 0 ? null : (waitingSince ?? Date.now());

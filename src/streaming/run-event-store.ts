@@ -3,15 +3,19 @@ import { GroupCommit } from "../db/group-commit.js";
 import { deleteOldRunEvents } from "../db/sql/delete-old-run-events.js";
 import { insertRunEvents } from "../db/sql/insert-run-events.js";
 import { readRunEvents } from "../db/sql/read-run-events.js";
+import { readThreadEvents } from "../db/sql/read-thread-events.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "../db/retry.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import type { Logger } from "../logger.js";
+import { SharedThreadReads, type ThreadEventPage } from "./shared-thread-reads.js";
 
 // Events are written in batches: a 1-node run emits ~3 events, and one INSERT per event would
 // triple the database round trips of a run. 10 ms bounds how stale the stored copy can be; a
 // finishing run flushes at once, and concurrent runs share the round (db/group-commit.ts).
 const FLUSH_DELAY_MS = 10;
 const FLUSH_BATCH_SIZE = 500;
+/** Most events one read of a thread's stream returns. */
+const THREAD_PAGE = 1000;
 
 /**
  * Stored copy of every run's stream, for replay (Last-Event-ID, late joiners, GraphQL
@@ -20,6 +24,7 @@ const FLUSH_BATCH_SIZE = 500;
  */
 export class RunEventStore {
   private readonly pending: GroupCommit<RunStreamEvent>;
+  private readonly threadReads: SharedThreadReads;
 
   constructor(
     private readonly db: Database,
@@ -34,6 +39,10 @@ export class RunEventStore {
       // Replay loses these events; live readers already have them. Not worth failing a run.
       onError: (error, events) => log.error({ err: error, events }, "could not store run events"),
     });
+    this.threadReads = new SharedThreadReads(
+      { flush: () => this.flush(), read: (threadId, afterPosition, limit) => readThreadEvents(this.db.dataSource.manager, threadId, afterPosition, limit) },
+      THREAD_PAGE,
+    );
   }
 
   append(event: RunStreamEvent): void {
@@ -54,6 +63,14 @@ export class RunEventStore {
     const lastStored = stored.at(-1)?.seq ?? afterSeq;
     const buffered = inMemory.filter((event) => event.seq > lastStored);
     return [...stored, ...buffered.sort((a, b) => a.seq - b.seq)];
+  }
+
+  /**
+   * A thread's stored events after a stream position, this process's buffered ones written first;
+   * the streams of one thread that ask together share one read (shared-thread-reads.ts).
+   */
+  readThreadAfter(threadId: string, afterPosition: number): Promise<ThreadEventPage> {
+    return this.threadReads.readAfter(threadId, afterPosition);
   }
 
   async deleteOlderThan(cutoff: Date): Promise<number> {

@@ -2,9 +2,14 @@ import type { EntityManager } from "typeorm";
 import type { RunStreamEvent } from "../../domain/run-event.js";
 import { runStatement } from "../run-statement.js";
 
-/** A stored run event with its place in its thread's stream (run_events.stream_position). */
+/**
+ * A stored run event with its place in its thread's stream (run_events.stream_position), which is
+ * also its `streamId` (a thread stream's SSE id). Read-only: one read is shared by every stream
+ * of the thread (streaming/shared-thread-reads.ts).
+ */
 export interface ThreadStreamEvent extends RunStreamEvent {
   position: number;
+  streamId: string;
 }
 
 /**
@@ -34,6 +39,7 @@ export async function readThreadEvents(
   );
   return rows.map((row) => ({
     position: Number(row.stream_position),
+    streamId: String(row.stream_position),
     runId: row.run_id,
     threadId,
     seq: row.seq,
