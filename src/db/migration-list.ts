@@ -23,6 +23,7 @@ import { SeedModelPrices2026111763760098200 } from "../../migrations/17637600982
 import { AddEncryptionContext1763760098800 } from "../../migrations/1763760098800-add-encryption-context.js";
 import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/1763760099000-index-trace-roots-by-start-time.js";
 import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-index-trace-run-tags.js";
+import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300300000-add-assistant-latest-version.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   AddEncryptionContext1763760098800,
   IndexTraceRootsByStartTime1763760099000,
   IndexTraceRunTags1763760099500,
+  AddAssistantLatestVersion1764300300000,
 ];
