@@ -13,7 +13,9 @@
  * which goes first alternating too), and the median repeat is shown; the load average beside it.
  * BENCH_COMPARE_RUNS (400 per repeat), BENCH_COMPARE_CRUD (400 iterations), BENCH_COMPARE_READS
  * (1000), BENCH_COMPARE_STREAMS_C1 (200). Server CPU: Hangar's process (PostgreSQL's backends
- * not included), the official CLI and the server it spawns.
+ * not included), the official CLI and the server it spawns. BENCH_COMPARE_PHASES=crud,patch,read
+ * (of runs, streams, first-bytes, crud, patch, read) selects phases; BENCH_CPU_PROF=1 profiles
+ * Hangar's server and prints its self time.
  */
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +23,8 @@ import { performance } from "node:perf_hooks";
 import type { Client } from "@langchain/langgraph-sdk";
 import {
   RESULTS_DIR,
+  busiestCpuProfile,
+  summarizeCpuProfile,
   createBenchDatabase,
   envInt,
   percentiles,
@@ -33,7 +37,6 @@ import {
   type ResultRow,
 } from "./bench-kit.js";
 import { startOfficialServer } from "./official-server.js";
-import { median } from "./run-targets.js";
 
 const CONFIG = "bench/langgraph.json";
 const GRAPH = "echo";
@@ -43,6 +46,7 @@ const RUNS = envInt("BENCH_COMPARE_RUNS", 400);
 const CRUD = envInt("BENCH_COMPARE_CRUD", 400);
 const READS = envInt("BENCH_COMPARE_READS", 1000);
 const STREAMS_C1 = envInt("BENCH_COMPARE_STREAMS_C1", 200);
+const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 const WORKER_CONCURRENCY = Number(process.env.HANGAR_WORKER_CONCURRENCY ?? 16);
 
 interface Side {
@@ -185,25 +189,42 @@ const reads: Phase = async (side) => {
   });
 };
 
-const PHASES: Array<{ name: string; phase: Phase; conc: number; rate: string }> = [
-  { name: "background runs (thread+run+join)", phase: backgroundRuns, conc: CONCURRENCY, rate: "runs/s" },
-  { name: "streamed runs (thread+stream)", phase: streamedRuns, conc: CONCURRENCY, rate: "runs/s" },
-  { name: "stream headers (metadata in extra)", phase: firstBytes, conc: 1, rate: "runs/s" },
-  { name: "CRUD: assistant create+patch+search", phase: crudMix, conc: CONCURRENCY, rate: "ops/s" },
-  { name: "assistant PATCH", phase: patches, conc: CONCURRENCY, rate: "ops/s" },
-  { name: "assistant GET (plain read)", phase: reads, conc: CONCURRENCY, rate: "ops/s" },
+const ALL_PHASES: Array<{ key: string; name: string; phase: Phase; conc: number; rate: string }> = [
+  { key: "runs", name: "background runs (thread+run+join)", phase: backgroundRuns, conc: CONCURRENCY, rate: "runs/s" },
+  { key: "streams", name: "streamed runs (thread+stream)", phase: streamedRuns, conc: CONCURRENCY, rate: "runs/s" },
+  { key: "first-bytes", name: "stream headers (metadata in extra)", phase: firstBytes, conc: 1, rate: "runs/s" },
+  { key: "crud", name: "CRUD: assistant create+patch+search", phase: crudMix, conc: CONCURRENCY, rate: "ops/s" },
+  { key: "patch", name: "assistant PATCH", phase: patches, conc: CONCURRENCY, rate: "ops/s" },
+  { key: "read", name: "assistant GET (plain read)", phase: reads, conc: CONCURRENCY, rate: "ops/s" },
 ];
+// BENCH_COMPARE_PHASES=crud,patch,read: only those phases (default: all).
+const SELECTED = (process.env.BENCH_COMPARE_PHASES ?? "").split(",").map((key) => key.trim()).filter(Boolean);
+const unknownPhases = SELECTED.filter((key) => !ALL_PHASES.some((phase) => phase.key === key));
+if (unknownPhases.length > 0) throw new Error(`BENCH_COMPARE_PHASES: unknown ${unknownPhases.join(", ")}; known: ${ALL_PHASES.map((phase) => phase.key).join(", ")}`);
+const PHASES = SELECTED.length > 0 ? ALL_PHASES.filter((phase) => SELECTED.includes(phase.key)) : ALL_PHASES;
 
 function medianSample(samples: Sample[]): Sample {
   const sorted = [...samples].sort((a, b) => (a.per_s ?? 0) - (b.per_s ?? 0));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
+/** Hangar's CPU profile (BENCH_CPU_PROF=1), warm-up and every phase included, by self time. */
+function printCpuProfile(directory: string): void {
+  const profile = busiestCpuProfile(directory);
+  if (!profile) return;
+  const summary = summarizeCpuProfile(profile);
+  const rows = (list: typeof summary.by_package) => list.map((row) => ({ scenario: row.name, ms: row.self_ms, pct: row.pct }));
+  printTable(`Hangar CPU profile (${summary.busy_ms} ms busy, start-up included; ${profile}): self time by package`, rows(summary.by_package), ["ms", "pct"]);
+  printTable("Hangar CPU profile: self time by function", rows(summary.by_function), ["ms", "pct"]);
+  printTable("Hangar CPU profile: inclusive time of the repository's functions", rows(summary.repo_inclusive), ["ms", "pct"]);
+}
+
 export async function compareSuite(stamp: string): Promise<void> {
   const database = await createBenchDatabase("compare");
   const hangarLog = path.join(RESULTS_DIR, `compare-${stamp}-hangar.log`);
   const officialLog = path.join(RESULTS_DIR, `compare-${stamp}-official.log`);
-  const hangarServer = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: hangarLog });
+  const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `compare-${stamp}-cpuprof`) : undefined;
+  const hangarServer = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: hangarLog, cpuProfDir: profileDir });
   const official = await startOfficialServer({ configPath: CONFIG, jobsPerWorker: WORKER_CONCURRENCY, logPath: officialLog }).catch(async (error: unknown) => {
     await hangarServer.stop();
     await database.drop();
@@ -259,17 +280,25 @@ export async function compareSuite(stamp: string): Promise<void> {
     rows,
     ["hangar", "official", "hangar÷official", "better", "load_1m"],
   );
-  const crud = summary["CRUD: assistant create+patch+search"]!;
-  const patch = summary["assistant PATCH"]!.hangar.latency.p50_ms!;
-  const read = summary["assistant GET (plain read)"]!.hangar.latency.p50_ms!;
-  const first = summary["stream headers (metadata in extra)"]!.hangar;
-  const targets: ResultRow[] = [
-    { scenario: "CRUD ops/s ≥ 1.2× official", measured: round(crud.hangar.per_s! / crud.official.per_s!, 2), verdict: crud.hangar.per_s! >= 1.2 * crud.official.per_s! ? "met" : "MISSED" },
-    { scenario: "PATCH p50 ≤ 2× plain read p50 (Hangar)", measured: round(patch / read, 2), verdict: patch <= 2 * read ? "met" : "MISSED" },
-    { scenario: "stream headers p50 ≤ 3 ms, c=1", measured: first.latency.p50_ms!, verdict: first.latency.p50_ms! <= 3 ? "met" : "MISSED" },
-    { scenario: "stream metadata event p50 ≤ 3 ms, c=1", measured: first.extra!.metadata_p50_ms!, verdict: first.extra!.metadata_p50_ms! <= 3 ? "met" : "MISSED" },
-  ];
-  printTable("Targets (issue 31)", targets, ["measured", "verdict"]);
+  const crud = summary["CRUD: assistant create+patch+search"];
+  const patch = summary["assistant PATCH"]?.hangar.latency.p50_ms;
+  const read = summary["assistant GET (plain read)"]?.hangar.latency.p50_ms;
+  const first = summary["stream headers (metadata in extra)"]?.hangar;
+  const verdict = (met: boolean) => (met ? "met" : "MISSED");
+  const targets: ResultRow[] = [];
+  if (crud) {
+    const ratio = round(crud.hangar.per_s! / crud.official.per_s!, 2);
+    targets.push({ scenario: "CRUD ops/s ≥ 1.2× official", measured: ratio, verdict: verdict(ratio >= 1.2) });
+  }
+  if (patch !== undefined && read !== undefined) {
+    targets.push({ scenario: "PATCH p50 ≤ 2× plain read p50 (Hangar)", measured: round(patch / read, 2), verdict: verdict(patch <= 2 * read) });
+  }
+  if (first) {
+    targets.push({ scenario: "stream headers p50 ≤ 3 ms, c=1", measured: first.latency.p50_ms!, verdict: verdict(first.latency.p50_ms! <= 3) });
+    targets.push({ scenario: "stream metadata event p50 ≤ 3 ms, c=1", measured: first.extra!.metadata_p50_ms!, verdict: verdict(first.extra!.metadata_p50_ms! <= 3) });
+  }
+  if (targets.length > 0) printTable("Targets (issue 31)", targets, ["measured", "verdict"]);
+  if (profileDir) printCpuProfile(profileDir);
   const file = writeResults("compare", stamp, {
     suite: "compare",
     settings: { concurrency: CONCURRENCY, repeats: REPEATS, runs: RUNS, crud: CRUD, reads: READS, streams_c1: STREAMS_C1, official_jobs: WORKER_CONCURRENCY, node: process.version, repo: repoState() },

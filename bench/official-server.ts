@@ -18,7 +18,9 @@ const OFFICIAL_DIR = process.env.BENCH_OFFICIAL_DIR ?? path.join(os.homedir(), "
 // The server under comparison; bump together (the CLI depends on the API package of its own version).
 const OFFICIAL_SERVER_VERSION = "1.5.1";
 // What the graphs import, at the versions Hangar itself runs (read from its node_modules).
-const SHARED_PACKAGES = ["@langchain/langgraph", "@langchain/langgraph-checkpoint", "@langchain/langgraph-sdk", "@langchain/core", "typescript"];
+const SHARED_PACKAGES = ["@langchain/langgraph", "@langchain/langgraph-checkpoint", "@langchain/langgraph-sdk", "@langchain/core"];
+// Its peer (^5.5.4; it reads graphs' schemas with it); Hangar's own TypeScript is newer.
+const OFFICIAL_TYPESCRIPT_VERSION = "5.9.3";
 const CLOCK_TICKS_PER_SECOND = 100;
 
 function installedVersion(name: string): string {
@@ -31,6 +33,7 @@ function ensureInstalled(): void {
   const dependencies: Record<string, string> = {
     "@langchain/langgraph-cli": OFFICIAL_SERVER_VERSION,
     "@langchain/langgraph-api": OFFICIAL_SERVER_VERSION,
+    typescript: OFFICIAL_TYPESCRIPT_VERSION,
   };
   for (const name of SHARED_PACKAGES) dependencies[name] = installedVersion(name);
   const manifest = JSON.stringify({ name: "hangar-bench-official", private: true, type: "module", dependencies }, null, 2);

@@ -57,7 +57,7 @@ describe("assistants.update", () => {
   it("after going back to version 1, the next update is version N+1 and keeps the fields it does not send", async () => {
     const assistant = await server.client.assistants.create({ graphId: "echo", name: "first", description: "d1" });
     await server.client.assistants.update(assistant.assistant_id, { name: "second" });
-    await server.client.assistants.update(assistant.assistant_id, { name: "third", description: null });
+    await server.client.assistants.update(assistant.assistant_id, { name: "third", description: "d3" });
     await server.client.assistants.setLatest(assistant.assistant_id, 1);
     const next = await server.client.assistants.update(assistant.assistant_id, { context: { after: "rollback" } });
     expect(next).toMatchObject({ version: 4, name: "first", description: "d1", context: { after: "rollback" } });
