@@ -3,9 +3,9 @@ import { AssistantEntity } from "../db/entities/assistant.entity.js";
 import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
 import { selectAssistant } from "../db/sql/select-assistant.js";
+import { insertAssistant } from "../db/sql/insert-assistant.js";
 import { updateAssistant } from "../db/sql/update-assistant.js";
 import { withRetry } from "../db/retry.js";
-import { rowValues } from "../db/row-values.js";
 import { withTransaction } from "../db/tx.js";
 import {
   SYSTEM_CREATOR,
@@ -121,11 +121,6 @@ async function readableGraphId(ctx: ServiceContext, assistantIdOrGraph: string):
   return (await assistantsService.get(ctx, assistantIdOrGraph)).graphId;
 }
 
-function versionOf(assistant: Assistant, createdAt: Date): AssistantVersion {
-  const { updatedAt: _updatedAt, ...fields } = assistant;
-  return { ...fields, createdAt };
-}
-
 export const assistantsService = {
   async create(ctx: ServiceContext, input: CreateAssistantInput): Promise<Assistant> {
     requireDeployedGraph(ctx, input.graphId);
@@ -151,22 +146,16 @@ export const assistantsService = {
     };
     const sealed = await sealAssistant(ctx, assistant);
     requireScopeKeysInClear(scope, assistant.metadata, sealed.metadata);
-    const created = await withTransaction(ctx.db, async (manager) => {
-      const inserted = await manager
-        .createQueryBuilder()
-        .insert()
-        .into(AssistantEntity)
-        .values(rowValues<Assistant>(sealed))
-        .orIgnore()
-        .returning("assistant_id")
-        .execute();
-      if (inserted.raw.length === 0) {
-        if (input.ifExists === "do_nothing") return openAssistant(ctx, await loadAssistant(manager, assistantId, { scope }));
-        throw new ConflictError(`Assistant '${assistantId}' already exists`);
-      }
-      await manager.insert(AssistantVersionEntity, rowValues(versionOf(sealed, now)));
-      return { ...assistant, encryptionContext: sealed.encryptionContext };
-    });
+    // One statement (db/sql/insert-assistant.ts): the assistant and its version 1, or neither.
+    const manager = ctx.db.dataSource.manager;
+    const inserted = await withRetry(() => insertAssistant(manager, sealed), { retryOn: "rolled-back" });
+    if (!inserted) {
+      if (input.ifExists !== "do_nothing") throw new ConflictError(`Assistant '${assistantId}' already exists`);
+      const existing = await selectAssistant(manager, assistantId, scope);
+      if (!existing) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+      return openAssistant(ctx, existing);
+    }
+    const created = { ...assistant, encryptionContext: sealed.encryptionContext };
     ctx.streaming.signals.assistantsChanged();
     return created;
   },

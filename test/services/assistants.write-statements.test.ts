@@ -75,3 +75,28 @@ describe("assistants.update", () => {
     expect(await sql(database, "SELECT 1 FROM assistant_versions WHERE assistant_id = $1", [missing])).toEqual([]);
   });
 });
+
+describe("assistants.create", () => {
+  it("stores the assistant and its version 1 in one SQL statement", async () => {
+    proxy.reset();
+    const created = await server.client.assistants.create({ graphId: "echo", name: "one-statement", context: { a: 1 }, metadata: { k: "v" } });
+    proxy.pause();
+    const touchingAssistants = [...proxy.statements.entries()].filter(([text]) => /assistant/i.test(text));
+    expect(touchingAssistants.map(([, calls]) => calls)).toEqual([1]);
+    const versions = await sql(database, "SELECT version, name, context, metadata FROM assistant_versions WHERE assistant_id = $1", [created.assistant_id]);
+    expect(versions).toEqual([{ version: 1, name: "one-statement", context: { a: 1 }, metadata: { k: "v" } }]);
+  });
+
+  it("answers 409 for an id that exists, and if_exists do_nothing returns the existing one; neither writes a version", async () => {
+    const first = await server.client.assistants.create({ graphId: "echo", name: "original" });
+    const again = await server.request("/assistants", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ graph_id: "echo", assistant_id: first.assistant_id, name: "duplicate" }),
+    });
+    expect(again.status).toBe(409);
+    const kept = await server.client.assistants.create({ graphId: "echo", assistantId: first.assistant_id, name: "ignored", ifExists: "do_nothing" });
+    expect(kept).toMatchObject({ assistant_id: first.assistant_id, name: "original", version: 1 });
+    expect(await sql(database, "SELECT name FROM assistant_versions WHERE assistant_id = $1", [first.assistant_id])).toEqual([{ name: "original" }]);
+  });
+});
