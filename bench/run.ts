@@ -33,9 +33,17 @@
  *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1; BENCH_PROTOCOL_BASELINE=<another checkout> runs every phase on
  *   its server too, in turns (a before/after comparison in one run).
  *
+ * - compare (bench/compare.ts; only when named): Hangar next to LangGraph's official in-memory
+ *   server (installed by the bench at pinned versions into BENCH_OFFICIAL_DIR, default
+ *   ~/.cache/hangar-bench/official) on bench/langgraph.json: background and streamed runs/s, a
+ *   stream's headers and metadata event at c=1, assistant CRUD ops/s, PATCH and read latency, each
+ *   with the ratio; BENCH_COMPARE_REPEATS, BENCH_COMPARE_RUNS, BENCH_COMPARE_CRUD,
+ *   BENCH_COMPARE_READS, BENCH_COMPARE_STREAMS_C1, BENCH_COMPARE_CONCURRENCY.
+ *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */
 import { timestamp } from "./bench-kit.js";
+import { compareSuite } from "./compare.js";
 import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
@@ -56,15 +64,19 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   protocol: protocolSuite,
 };
 
+// Opt-in only (npm run bench -- compare): it installs the official server outside the repository.
+const ON_REQUEST: Record<string, (stamp: string) => Promise<void>> = { compare: compareSuite };
+
 async function main() {
   const requested = [...process.argv.slice(2), ...(process.env.BENCH ?? "").split(",")]
     .map((name) => name.trim())
     .filter((name) => name.length > 0 && name !== "all");
-  const unknown = requested.filter((name) => !(name in SUITES));
-  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(SUITES).join(", ")}`);
+  const known = { ...SUITES, ...ON_REQUEST };
+  const unknown = requested.filter((name) => !(name in known));
+  if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(known).join(", ")}`);
   const selected = requested.length > 0 ? [...new Set(requested)] : Object.keys(SUITES);
   const stamp = timestamp();
-  for (const name of selected) await SUITES[name]!(stamp);
+  for (const name of selected) await known[name]!(stamp);
 }
 
 main().catch((error) => {

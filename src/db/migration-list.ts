@@ -25,6 +25,7 @@ import { IndexTraceRootsByStartTime1763760099000 } from "../../migrations/176376
 import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-index-trace-run-tags.js";
 import { AddRunEncryptionContext1764300000000 } from "../../migrations/1764300000000-add-run-encryption-context.js";
 import { CorrectModelPrices2026111764300200000 } from "../../migrations/1764300200000-correct-model-prices-2026-11.js";
+import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300300000-add-assistant-latest-version.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   IndexTraceRunTags1763760099500,
   AddRunEncryptionContext1764300000000,
   CorrectModelPrices2026111764300200000,
+  AddAssistantLatestVersion1764300300000,
 ];

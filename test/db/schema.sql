@@ -311,7 +311,8 @@ CREATE TABLE public.assistants (
     version integer NOT NULL,
     created_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
-    encryption_context jsonb
+    encryption_context jsonb,
+    latest_version integer DEFAULT 1 NOT NULL
 );
 
 CREATE TABLE public.checkpoint_blobs (
