@@ -15,12 +15,20 @@ beforeAll(async () => {
   first = await startTestServer();
   second = await startTestServer({ database: first.database, roles: { api: true, worker: false, cron: false } });
   client = new Client({ name: "list-changed", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`)));
+  // The client opens its notification stream (GET /mcp) on its own after initializing; the
+  // server holds the stream once it has answered, so the tests start counting after that answer.
+  let streamOpened!: () => void;
+  const streamOpen = new Promise<void>((resolve) => (streamOpened = resolve));
+  const watchingFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method === "GET" && response.ok) streamOpened();
+    return response;
+  };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     notifications += 1;
   });
-  // The client opens its notification stream (GET /mcp) right after initializing.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`), { fetch: watchingFetch }));
+  await streamOpen;
 });
 afterAll(async () => {
   await client?.close();
