@@ -19,8 +19,15 @@ export default defineConfig({
     setupFiles: ["test/helpers/leak-check.ts"],
     // Each file clones its own database, so files run in parallel; servers take a moment to boot.
     testTimeout: 30_000,
+    // expect.poll waits for a condition; vitest's default 1 s gives up on conditions that a
+    // loaded machine meets later (a console page re-rendering, a sweep's next pass).
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,
     pool: "forks",
+    // Two workers even on a 2-core machine (vitest's default there is one: cores - 1). A test file
+    // spends most of its time waiting on PostgreSQL, Chromium or a child process rather than
+    // computing, so a second file fits in those waits.
+    maxWorkers: 2,
     poolOptions: {
       forks: {
         // The langsmith tests call readRun() and listRuns() on purpose (clients in use still call
