@@ -18,9 +18,18 @@ export default defineConfig({
     // Fails a file that leaves a test server running or a test database behind.
     setupFiles: ["test/helpers/leak-check.ts"],
     // Each file clones its own database, so files run in parallel; servers take a moment to boot.
-    testTimeout: 30_000,
+    // Two workers share 2 cores with PostgreSQL and Chromium: a browser flow that takes 10 s
+    // alone took over 30 s at a load average of 24, so a test gets 60 s before it counts as stuck.
+    testTimeout: 60_000,
+    // expect.poll waits for a condition; vitest's default 1 s gives up on conditions that a
+    // loaded machine meets later (a console page re-rendering, a sweep's next pass).
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 60_000,
     pool: "forks",
+    // Two workers even on a 2-core machine (vitest's default there is one: cores - 1). A test file
+    // spends most of its time waiting on PostgreSQL, Chromium or a child process rather than
+    // computing, so a second file fits in those waits.
+    maxWorkers: 2,
     poolOptions: {
       forks: {
         // The langsmith tests call readRun() and listRuns() on purpose (clients in use still call

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { asUnavailableError } from "../db/connection-loss.js";
 import { AppError, coerceError } from "../domain/errors.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
+import { isRunFinished, type RunStatus } from "../domain/run.js";
 import type { Logger } from "../logger.js";
 import { createServiceContext, type HangarRuntime } from "../runtime.js";
 import {
@@ -131,9 +132,13 @@ export function createToolServer(runtime: HangarRuntime, exposed: ExposedAssista
 }
 
 /** A run's end as a tool result: a failed or cancelled run is a tool error (isError), as MCP asks. */
-function toolResult(runId: string, status: string, values: Record<string, unknown>, error: { error?: string; message?: string } | null): CallToolResult {
+function toolResult(runId: string, status: RunStatus, values: Record<string, unknown>, error: { error?: string; message?: string } | null): CallToolResult {
   if (error !== null || status !== "success") {
-    const cause = error ? `${error.error ?? "Error"}: ${error.message ?? ""}` : `the run ended ${status}`;
+    const cause = error
+      ? `${error.error ?? "Error"}: ${error.message ?? ""}`
+      : isRunFinished(status)
+        ? `the run ended ${status}`
+        : "the run was deleted before its end was known";
     return { isError: true, content: [{ type: "text", text: `Run ${runId} failed: ${cause}` }], _meta: { "hangar/run_id": runId } };
   }
   const reply = lastAiMessageText(values);

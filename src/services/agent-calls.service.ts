@@ -3,7 +3,7 @@ import type { ExposedAssistants } from "../graphs/agent-protocols-config.js";
 import { coerceError } from "../domain/errors.js";
 import { threadIdForContext } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
-import type { Run, StreamMode } from "../domain/run.js";
+import type { Run, RunStatus, StreamMode } from "../domain/run.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { assistantsService } from "./assistants.service.js";
 import { runResultsService, type RunResult } from "./run-results.service.js";
@@ -154,17 +154,31 @@ async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): 
   signal?.addEventListener("abort", cancel, { once: true });
   let values: RunResult = {};
   let error: AgentCallResult["error"] = null;
+  let heardStatus: RunStatus | null;
+  const events = runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: ["values", "updates"], signal });
   try {
-    for await (const event of runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: ["values", "updates"], signal })) {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) {
+        heardStatus = next.value;
+        break;
+      }
+      const event = next.value;
       if (event.event === "values") values = JSON.parse(event.data) as RunResult;
       else if (event.event === "error") error = JSON.parse(event.data) as AgentCallResult["error"];
       yield event;
     }
   } finally {
     signal?.removeEventListener("abort", cancel);
+    await events.return(null);
   }
-  const settled = await runsService.getMany(ctx, [run.runId]);
-  return { run: settled[0] ?? run, values, error };
+  const [settled] = await runsService.getMany(ctx, [run.runId]);
+  if (settled) return { run: settled, values, error };
+  // A stateless run's row (with its thread) is deleted as soon as it ends, often before this read:
+  // its end is what the stream heard. Not heard (deleted while it ran, or ended by another process
+  // without Redis): an error event means it failed; otherwise its status stays unfinished.
+  const endedAs = heardStatus ?? (error ? "error" : null);
+  return { run: endedAs ? { ...run, status: endedAs } : run, values, error };
 }
 
 /**

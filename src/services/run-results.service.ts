@@ -4,7 +4,14 @@ import { NotFoundError } from "../domain/errors.js";
 import { runMetadataEvent, type RunStreamEvent } from "../domain/run-event.js";
 import { isRunFinished, type Run, type RunStatusAndValues } from "../domain/run.js";
 import type { RunCreateRequest } from "../domain/run-request.js";
-import { openRunStream, readRunStream, type RunStreamReader, type RunStreamRequest, type RunStreamSources } from "../streaming/read-run-stream.js";
+import {
+  openRunStream,
+  readRunStream,
+  type RunStreamEvents,
+  type RunStreamReader,
+  type RunStreamRequest,
+  type RunStreamSources,
+} from "../streaming/read-run-stream.js";
 import { createRun } from "./run-lifecycle/create-run.js";
 import { openRun } from "./field-encryption.js";
 import { requireRunId } from "./runs.service.js";
@@ -51,7 +58,7 @@ function streamSources(ctx: ServiceContext): RunStreamSources {
     bus: ctx.streaming.bus,
     store: ctx.streaming.store,
     readRunStatus: async (runId) => (await readRun(ctx, runId))?.status ?? null,
-    onRunDone: (runId, listener) => ctx.streaming.signals.onDone(runId, () => listener()),
+    onRunDone: (runId, listener) => ctx.streaming.signals.onDone(runId, (outcome) => listener(outcome?.status)),
   };
 }
 
@@ -144,8 +151,8 @@ export const runResultsService = {
     return outcome.threadValues ?? {};
   },
 
-  /** A run's stream events (replay, then live) until it ends. */
-  stream(ctx: ServiceContext, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
+  /** A run's stream events (replay, then live) until it ends; returns the end status it heard (RunStreamEvents). */
+  stream(ctx: ServiceContext, request: RunStreamRequest): RunStreamEvents {
     return readRunStream(streamSources(ctx), request);
   },
 

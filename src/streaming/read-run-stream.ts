@@ -9,8 +9,11 @@ export interface RunStreamSources {
   store: RunEventStore;
   /** The run's status now, or null when it no longer exists. */
   readRunStatus(runId: string): Promise<RunStatus | null>;
-  /** Subscribes to the run's `done` signal, which crosses processes even without Redis. */
-  onRunDone(runId: string, listener: () => void): () => void;
+  /**
+   * Subscribes to the run's `done` signal, which crosses processes even without Redis; `status`
+   * is how it ended when this process settled it (a relayed NOTIFY does not say).
+   */
+  onRunDone(runId: string, listener: (status?: RunStatus) => void): () => void;
 }
 
 export interface RunStreamRequest {
@@ -30,9 +33,18 @@ export interface RunStreamRequest {
   openedBeforeQueued?: boolean;
 }
 
+/**
+ * A run's events; the generator's return value is the status the run ended with, as the stream
+ * heard it (the run's row read first, the bus's `end`, or the `done` of the process that settled
+ * it), or null when it did not: the run was deleted, another process ended it without Redis, or
+ * the reader stopped. Callers that report the end use it because a stateless run's row is
+ * deleted right after it ends, so reading the row afterwards can find nothing.
+ */
+export type RunStreamEvents = AsyncGenerator<RunStreamEvent, RunStatus | null, undefined>;
+
 /** A run's stream, subscribed from the moment it is opened (openRunStream). */
 export interface RunStreamReader {
-  events: AsyncGenerator<RunStreamEvent>;
+  events: RunStreamEvents;
   /** Stops listening; for a reader whose events are never iterated (its run was not queued). */
   close(): void;
 }
@@ -77,7 +89,7 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
  * executed by another process (`serve --no-worker` beside `hangar worker`, without REDIS_URL)
  * still ends the stream: its `done` signal (NOTIFY) comes through, and what it stored is read.
  */
-export function readRunStream(sources: RunStreamSources, request: RunStreamRequest): AsyncGenerator<RunStreamEvent> {
+export function readRunStream(sources: RunStreamSources, request: RunStreamRequest): RunStreamEvents {
   return drainRunStream(sources, request);
 }
 
@@ -95,6 +107,8 @@ export function openRunStream(sources: RunStreamSources, request: RunStreamReque
 interface RunListener {
   pending: BusMessage[];
   doneSignalled(): boolean;
+  /** The status the `done` signal told, when the process that settled the run raised it. */
+  doneStatus(): RunStatus | null;
   /** Resolves at the next message, `done` signal or abort. */
   next(): Promise<void>;
   close(): void;
@@ -110,13 +124,15 @@ function listenToRun(sources: RunStreamSources, request: RunStreamRequest): RunL
     wake = null;
   };
   let doneSignalled = false;
+  let doneStatus: RunStatus | null = null;
   let closed = false;
   const unsubscribe = sources.bus.subscribeRun(request.runId, (message) => {
     pending.push(message);
     notify();
   });
-  const stopWatchingDone = sources.onRunDone(request.runId, () => {
+  const stopWatchingDone = sources.onRunDone(request.runId, (status) => {
     doneSignalled = true;
+    doneStatus ??= status ?? null;
     notify();
   });
   const close = () => {
@@ -135,13 +151,14 @@ function listenToRun(sources: RunStreamSources, request: RunStreamRequest): RunL
   return {
     pending,
     doneSignalled: () => doneSignalled,
+    doneStatus: () => doneStatus,
     next: () => new Promise<void>((resolve) => (wake = resolve)),
     close,
   };
 }
 
 /** The reader's loop; `opened`: its listener, when it was subscribed before the first read. */
-async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequest, opened?: RunListener): AsyncGenerator<RunStreamEvent> {
+async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequest, opened?: RunListener): RunStreamEvents {
   const listener = opened ?? listenToRun(sources, request);
   const isWanted = streamModeFilter(request.modes);
   const { signal } = request;
@@ -173,7 +190,7 @@ async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequ
     if (!request.openedBeforeQueued) {
       const status = await sources.readRunStatus(request.runId);
       yield* replay();
-      if (status === null || (status !== "pending" && status !== "running")) return;
+      if (status === null || (status !== "pending" && status !== "running")) return status;
     }
 
     let hasHeardLive = false;
@@ -182,7 +199,7 @@ async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequ
       if (!message && listener.doneSignalled()) {
         // Ended without its events reaching this process: the worker stored them all first.
         yield* replay();
-        return;
+        return listener.doneStatus();
       }
       if (!message) {
         await listener.next();
@@ -191,7 +208,7 @@ async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequ
       if (message.kind === "end") {
         // Events published before the subscription and stored after the replay's read.
         if (!hasHeardLive) yield* replay();
-        return;
+        return message.status === "deleted" ? null : message.status;
       }
       hasHeardLive = true;
       const { event } = message;
@@ -200,6 +217,7 @@ async function* drainRunStream(sources: RunStreamSources, request: RunStreamRequ
       lastSeq = event.seq;
       if (isWanted(event)) yield event;
     }
+    return null;
   } finally {
     listener.close();
   }

@@ -36,8 +36,13 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): P
 describe("store item TTLs", () => {
   it("an item with a short ttl disappears at once when it expires, and the sweeper deletes its row", async () => {
     await server.client.store.putItem(["ttl", "short"], "k", { v: 1 }, { ttl: SHORT_TTL_MINUTES });
-    expect(await server.client.store.getItem(["ttl", "short"], "k")).not.toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, SHORT_TTL_MINUTES * 60_000 + 50));
+    // Its expiry, on the database's clock: on a loaded machine a read right after the put can
+    // already come after the 600 ms, so the test waits for the expiry instead of racing it.
+    const [written] = await sql<{ lives_ms: number }>(
+      "SELECT extract(epoch FROM expires_at - updated_at)::float8 * 1000 AS lives_ms FROM store_items WHERE namespace = '{ttl,short}'",
+    );
+    expect(written!.lives_ms).toBe(SHORT_TTL_MINUTES * 60_000);
+    await waitFor(async () => (await sql("SELECT 1 FROM store_items WHERE namespace = '{ttl,short}' AND expires_at > now()")).length === 0);
     expect(await server.client.store.getItem(["ttl", "short"], "k")).toBeNull();
     expect((await server.client.store.searchItems(["ttl", "short"])).items).toEqual([]);
     await waitFor(async () => (await sql("SELECT 1 FROM store_items WHERE namespace = '{ttl,short}'")).length === 0);
@@ -86,11 +91,17 @@ describe("thread TTLs", () => {
 
   it("a thread with a running run is not swept while it runs", async () => {
     const thread = await server.client.threads.create({ ttl: { ttl: SHORT_TTL_MINUTES, strategy: "delete" } });
-    const run = await server.client.runs.create(thread.thread_id, "slow", { input: { messages: [] }, context: { step_ms: 700 } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect((await server.client.runs.get(thread.thread_id, run.run_id)).status).toBe("running");
+    // Steps long enough to outlast the ttl and the sweep below on any machine; cancelled after.
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: { messages: [] }, context: { step_ms: 20_000 } });
+    await waitFor(async () => (await server.client.runs.get(thread.thread_id, run.run_id)).status === "running");
+    await waitFor(
+      async () => (await sql("SELECT 1 FROM threads WHERE thread_id = $1 AND updated_at + ttl_minutes * interval '1 minute' <= now()", [thread.thread_id])).length === 1,
+    );
+    // Expired: a sweep now (this one, or the background one holding the sweep's lock) keeps it.
+    await retentionService.sweepExpiredThreads(createServiceContext(server.hangar.runtime, { kind: "anonymous" }));
     expect((await server.client.threads.get(thread.thread_id)).thread_id).toBe(thread.thread_id);
-    await server.client.runs.join(thread.thread_id, run.run_id);
+    expect((await server.client.runs.get(thread.thread_id, run.run_id)).status).toBe("running");
+    await server.client.runs.cancel(thread.thread_id, run.run_id, true);
     await waitFor(async () => (await sql("SELECT 1 FROM threads WHERE thread_id = $1", [thread.thread_id])).length === 0);
   });
 

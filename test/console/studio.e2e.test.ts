@@ -74,11 +74,13 @@ describe("the graph view", () => {
     await graphNode("plan").waitFor();
     await page.getByText("Run options").click();
     await page.getByLabel("Send the message box as raw JSON input").check();
-    // Each node waits this long: time enough to see every one of them running.
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 900}');
+    // Each node waits this long: time enough to see every one of them running, and to take a
+    // screenshot between two of them (900 ms was not, at a load average of 15 on 2 cores).
+    await page.getByLabel("Context for these runs").fill('{"step_ms": 3000}');
     await page.getByLabel("Message", { exact: true }).fill('{"topic": "graphs"}');
     await page.keyboard.press("Enter");
-    await page.locator('[data-node-id="plan"][data-state="active"]').waitFor();
+    // Starting the run (a worker's claim) comes first: slower than the page's 10 s default when loaded.
+    await page.locator('[data-node-id="plan"][data-state="active"]').waitFor({ timeout: 30_000 });
     await saveScreenshot(page, "53-graph-live-plan");
     await page.locator('[data-node-id="research"][data-state="active"]').waitFor();
     expect(await graphNode("plan").getAttribute("data-state")).toBe("finished");

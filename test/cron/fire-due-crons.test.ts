@@ -140,7 +140,7 @@ describe("what stops a cron", () => {
   it("a busy thread refuses a firing of a cron whose multitask strategy is reject; interrupt stops the thread's run", async () => {
     const thread = await server.client.threads.create();
     const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
-    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"));
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: 20_000 });
     const rejecting = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("no"), multitaskStrategy: "reject" });
     await makeCronsDue(server.database, [rejecting.cron_id]);
     await waitUntil(async () => expect((await cronRow(rejecting.cron_id)).next_run_date!.getTime()).toBeGreaterThan(Date.now()));
@@ -176,7 +176,7 @@ describe("what stops a cron", () => {
   it("a firing with multitask rollback stops the thread's running run and erases it and its checkpoints", async () => {
     const thread = await server.client.threads.create();
     const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
-    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"));
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: 20_000 });
     const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("instead"), multitaskStrategy: "rollback" });
     await makeCronsDue(server.database, [cron.cron_id]);
     await waitUntil(async () => {

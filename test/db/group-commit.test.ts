@@ -43,8 +43,7 @@ describe("GroupCommit", () => {
     const { commit, rounds, onError } = recordingCommit((item) => item === "bad");
     commit.add("x");
     expect(commit.uncommitted).toEqual(["x"]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(rounds).toEqual([["x"]]);
+    await vi.waitFor(() => expect(rounds).toEqual([["x"]]), { timeout: 20_000 });
 
     commit.add("y");
     commit.add("bad");

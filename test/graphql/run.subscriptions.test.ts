@@ -132,9 +132,9 @@ describe("runEvents over graphql-ws", () => {
     const run = await createRun(threadId, "echo", { afterSeconds: 3_600 });
     const subscription = subscribe(connect(), RunEventsDocument, { runId: run.runId });
     const first = subscription.next();
-    await vi.waitFor(() => expect(listeners.open()).toBe(1));
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
     await subscription.return!();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0));
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
     await expect(first).resolves.toMatchObject({ done: true });
   });
 });
@@ -185,9 +185,9 @@ describe("runEvents over Yoga's SSE (POST /graphql, Accept: text/event-stream)",
       disconnect.signal,
     );
     expect(response.status).toBe(200);
-    await vi.waitFor(() => expect(listeners.open()).toBe(1));
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
     disconnect.abort();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0));
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
   });
 });
 

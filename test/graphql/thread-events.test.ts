@@ -126,7 +126,7 @@ describe("threadEvents", () => {
     const listeners = trackThreadListeners();
     const client = connect(server);
     const reading = readThreadEvents(client, { threadId, channels: ["messages", "lifecycle"] }, isRootEnd);
-    await vi.waitFor(() => expect(listeners.open()).toBe(1));
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
     await startRun(threadId, { assistant_id: "agent", input: human("tell me something") });
     const events = await reading;
     const deltas = events.filter((event) => (event.data as { event?: string }).event === "content-block-delta");
@@ -199,9 +199,9 @@ describe("threadEvents", () => {
     const listeners = trackThreadListeners();
     const subscription = connect(server).iterate({ query: print(ThreadEventsDocument), variables: { threadId, channels: ["values"] } });
     const first = subscription.next();
-    await vi.waitFor(() => expect(listeners.open()).toBe(1));
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
     await subscription.return!();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0));
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
     await expect(first).resolves.toMatchObject({ done: true });
   });
 });

@@ -15,12 +15,20 @@ beforeAll(async () => {
   first = await startTestServer();
   second = await startTestServer({ database: first.database, roles: { api: true, worker: false, cron: false } });
   client = new Client({ name: "list-changed", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`)));
+  // The client opens its notification stream (GET /mcp) on its own after initializing; the
+  // server holds the stream once it has answered, so the tests start counting after that answer.
+  let streamOpened!: () => void;
+  const streamOpen = new Promise<void>((resolve) => (streamOpened = resolve));
+  const watchingFetch: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (init?.method === "GET" && response.ok) streamOpened();
+    return response;
+  };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     notifications += 1;
   });
-  // The client opens its notification stream (GET /mcp) right after initializing.
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`), { fetch: watchingFetch }));
+  await streamOpen;
 });
 afterAll(async () => {
   await client?.close();
@@ -32,7 +40,7 @@ describe("tools/list_changed", () => {
   it("arrives once for a change made through this process", async () => {
     notifications = 0;
     await first.client.assistants.create({ graphId: "echo", name: "made here" });
-    await vi.waitFor(() => expect(notifications).toBe(1));
+    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: 20_000 });
     // The trigger's NOTIFY of this process's own change is not passed on a second time.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(notifications).toBe(1);
@@ -41,13 +49,13 @@ describe("tools/list_changed", () => {
   it("arrives for changes made through another process: create, update, delete", async () => {
     notifications = 0;
     const assistant = await second.client.assistants.create({ graphId: "echo", name: "made elsewhere" });
-    await vi.waitFor(() => expect(notifications).toBe(1));
+    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: 20_000 });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("made_elsewhere");
     await second.client.assistants.update(assistant.assistant_id, { name: "renamed elsewhere" });
-    await vi.waitFor(() => expect(notifications).toBe(2));
+    await vi.waitFor(() => expect(notifications).toBe(2), { timeout: 20_000 });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("renamed_elsewhere");
     await second.client.assistants.delete(assistant.assistant_id);
-    await vi.waitFor(() => expect(notifications).toBe(3));
+    await vi.waitFor(() => expect(notifications).toBe(3), { timeout: 20_000 });
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("renamed_elsewhere");
   });
 });

@@ -60,7 +60,7 @@ describe("MCP tools", () => {
       const root = await server.request(`/tracing/runs/${runId}`);
       expect(root.status).toBe(200);
       expect((await root.json()).extra.metadata).toMatchObject({ run_id: runId, graph_id: "agent" });
-    });
+    }, { timeout: 20_000 });
     const values = result.structuredContent as { messages: Array<{ type: string; content: string }> };
     expect(values.messages.at(-1)?.type).toBe("ai");
   });
@@ -96,7 +96,7 @@ describe("MCP tools", () => {
         `SELECT error FROM trace_runs WHERE parent_run_id IS NULL AND extra->'metadata'->>'graph_id' = 'slow' AND error IS NOT NULL`,
       );
       expect(roots.map((root) => root.error)).toEqual([expect.stringMatching(/^Abort/)]);
-    });
+    }, { timeout: 20_000 });
   });
 
   it("announces tools/list_changed when an assistant is created, and lists the new tool", async () => {

@@ -61,7 +61,7 @@ describe("protocol v2 across processes", () => {
         }
       })();
       // Subscribed before the run exists: what follows arrives live, not replayed.
-      await vi.waitFor(() => expect(listening).toHaveBeenCalled());
+      await vi.waitFor(() => expect(listening).toHaveBeenCalled(), { timeout: 20_000 });
       const run = await apiOnly.client.runs.create(threadId, "slow", { input: human("across"), context: { step_ms: 150 } } as never);
       await reading;
       expect(arrivals.map(({ event }) => event.method)).toEqual(["lifecycle", "values", "values", "values", "values", "lifecycle"]);

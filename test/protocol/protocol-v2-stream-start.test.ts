@@ -96,7 +96,7 @@ describe("lifecycle `started`", () => {
     // lifecycle event is the run's own) before the run starts.
     const listeners = countThreadListeners(threadId);
     const live = readThread(transport, threadId, ["lifecycle"], 1);
-    await vi.waitFor(() => expect(listeners()).toBe(1));
+    await vi.waitFor(() => expect(listeners()).toBe(1), { timeout: 20_000 });
     const runId = await startRun(threadId, { assistant_id: "nested", input: {} });
     const replayedNames = (events: Seen[]) => startedEvents(events).map((event) => [event.namespace.map((segment) => segment.split(":")[0]), event.data.graph_name]);
     const expected = [
