@@ -21,21 +21,27 @@ export async function selectAssistant(
   assistantId: string,
   scope: Record<string, unknown> = {},
 ): Promise<Assistant | null> {
-  const { rows } = await runStatement<{
-    assistant_id: string;
-    graph_id: string;
-    name: string;
-    description: string | null;
-    config: JsonObject;
-    context: JsonObject;
-    metadata: JsonObject;
-    version: number;
-    created_at: Date;
-    updated_at: Date;
-    encryption_context: JsonObject | null;
-  }>(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
+  const { rows } = await runStatement<AssistantRow>(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
   const [row] = rows;
-  if (!row) return null;
+  return row ? toAssistant(row) : null;
+}
+
+/** An assistants row as SELECT_ASSISTANT (and update-assistant's RETURNING) reads it. */
+export interface AssistantRow {
+  assistant_id: string;
+  graph_id: string;
+  name: string;
+  description: string | null;
+  config: JsonObject;
+  context: JsonObject;
+  metadata: JsonObject;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  encryption_context: JsonObject | null;
+}
+
+export function toAssistant(row: AssistantRow): Assistant {
   return {
     assistantId: row.assistant_id,
     graphId: row.graph_id,

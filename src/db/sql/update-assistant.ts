@@ -3,6 +3,7 @@ import type { Assistant } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
+import { toAssistant, type AssistantRow } from "./select-assistant.js";
 
 /**
  * Makes version latest_version + 1 of an assistant and makes it active, in one statement: the
@@ -61,19 +62,7 @@ export async function updateAssistant(
   changes: AssistantChanges,
   now: Date,
 ): Promise<Assistant | null> {
-  const { rows } = await runStatement<{
-    assistant_id: string;
-    graph_id: string;
-    name: string;
-    description: string | null;
-    config: JsonObject;
-    context: JsonObject;
-    metadata: JsonObject;
-    version: number;
-    created_at: Date;
-    updated_at: Date;
-    encryption_context: JsonObject | null;
-  }>(manager, UPDATE_ASSISTANT, [
+  const { rows } = await runStatement<AssistantRow>(manager, UPDATE_ASSISTANT, [
     target.assistantId,
     JSON.stringify(target.scope),
     target.sealedWith == null ? null : JSON.stringify(target.sealedWith),
@@ -89,18 +78,5 @@ export async function updateAssistant(
     target.sealedWith !== undefined,
   ]);
   const [row] = rows;
-  if (!row) return null;
-  return {
-    assistantId: row.assistant_id,
-    graphId: row.graph_id,
-    name: row.name,
-    description: row.description,
-    config: row.config,
-    context: row.context,
-    metadata: row.metadata,
-    version: row.version,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    encryptionContext: row.encryption_context,
-  };
+  return row ? toAssistant(row) : null;
 }
