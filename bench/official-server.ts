@@ -8,11 +8,10 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
-import { REPO_ROOT } from "./bench-kit.js";
+import { freePort, REPO_ROOT } from "./bench-kit.js";
 
 const OFFICIAL_DIR = process.env.BENCH_OFFICIAL_DIR ?? path.join(os.homedir(), ".cache", "hangar-bench", "official");
 // The server under comparison; bump together (the CLI depends on the API package of its own version).
@@ -63,17 +62,6 @@ function writeDeployment(configPath: string): string {
   const deployment = path.join(OFFICIAL_DIR, "langgraph.json");
   fs.writeFileSync(deployment, JSON.stringify({ graphs }, null, 2));
   return deployment;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The pid and its descendants (the CLI starts the API server as a child process). */
