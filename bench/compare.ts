@@ -224,7 +224,7 @@ function printCpuProfile(directory: string): void {
 
 /** The baseline checkout's Hangar (BENCH_COMPARE_BASELINE) on a database of its own. */
 async function startBaseline(stamp: string) {
-  const database = await createBenchDatabase("compare-baseline");
+  const database = await createBenchDatabase("compare_baseline");
   const server = await startServerProcess({
     configPath: CONFIG,
     databaseUrl: database.url,
