@@ -15,7 +15,9 @@
  * (1000), BENCH_COMPARE_STREAMS_C1 (200). Server CPU: Hangar's process (PostgreSQL's backends
  * not included), the official CLI and the server it spawns. BENCH_COMPARE_PHASES=crud,patch,read
  * (of runs, streams, first-bytes, crud, patch, read) selects phases; BENCH_CPU_PROF=1 profiles
- * Hangar's server and prints its self time.
+ * Hangar's server and prints its self time. BENCH_COMPARE_BASELINE=<another checkout> (built and
+ * installed, e.g. a worktree of main) runs its Hangar too, on its own database, in turn with the
+ * other two (a before/after comparison with the official figure from the same run).
  */
 import os from "node:os";
 import path from "node:path";
@@ -48,9 +50,10 @@ const READS = envInt("BENCH_COMPARE_READS", 1000);
 const STREAMS_C1 = envInt("BENCH_COMPARE_STREAMS_C1", 200);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 const WORKER_CONCURRENCY = Number(process.env.HANGAR_WORKER_CONCURRENCY ?? 16);
+const BASELINE = process.env.BENCH_COMPARE_BASELINE;
 
 interface Side {
-  name: "hangar" | "official";
+  name: "hangar" | "official" | "baseline";
   url: string;
   client: Client;
   cpuMs(): number;
@@ -219,6 +222,21 @@ function printCpuProfile(directory: string): void {
   printTable("Hangar CPU profile: inclusive time of the repository's functions", rows(summary.repo_inclusive), ["ms", "pct"]);
 }
 
+/** The baseline checkout's Hangar (BENCH_COMPARE_BASELINE) on a database of its own. */
+async function startBaseline(stamp: string) {
+  const database = await createBenchDatabase("compare_baseline");
+  const server = await startServerProcess({
+    configPath: CONFIG,
+    databaseUrl: database.url,
+    logPath: path.join(RESULTS_DIR, `compare-${stamp}-baseline.log`),
+    repoRoot: BASELINE,
+  }).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
+  return { database, server };
+}
+
 export async function compareSuite(stamp: string): Promise<void> {
   const database = await createBenchDatabase("compare");
   const hangarLog = path.join(RESULTS_DIR, `compare-${stamp}-hangar.log`);
@@ -234,7 +252,15 @@ export async function compareSuite(stamp: string): Promise<void> {
     { name: "hangar", url: hangarServer.url, client: hangarServer.client(CONCURRENCY), cpuMs: () => hangarServer.cpuMs() },
     { name: "official", url: official.url, client: official.client(CONCURRENCY), cpuMs: () => official.cpuMs() },
   ];
-  const results: Array<{ phase: string; hangar: Sample[]; official: Sample[] }> = [];
+  const baseline = BASELINE
+    ? await startBaseline(stamp).catch(async (error: unknown) => {
+        await Promise.all([hangarServer.stop(), official.stop()]);
+        await database.drop();
+        throw error;
+      })
+    : null;
+  if (baseline) sides.push({ name: "baseline", url: baseline.server.url, client: baseline.server.client(CONCURRENCY), cpuMs: () => baseline.server.cpuMs() });
+  const results: Array<{ phase: string; hangar: Sample[]; official: Sample[]; baseline: Sample[] }> = [];
   try {
     // Warm-up: both servers' hot paths optimized before anything is timed.
     for (const side of sides) {
@@ -247,38 +273,49 @@ export async function compareSuite(stamp: string): Promise<void> {
       });
     }
     for (const { name, phase } of PHASES) {
-      const samples: { phase: string; hangar: Sample[]; official: Sample[] } = { phase: name, hangar: [], official: [] };
+      const samples: { phase: string; hangar: Sample[]; official: Sample[]; baseline: Sample[] } = { phase: name, hangar: [], official: [], baseline: [] };
       for (let repeat = 0; repeat < REPEATS; repeat++) {
-        const order = repeat % 2 === 0 ? sides : [...sides].reverse();
+        // Each side goes first in turn, and the order reverses every other cycle.
+        const rotated = [...sides.slice(repeat % sides.length), ...sides.slice(0, repeat % sides.length)];
+        const order = Math.floor(repeat / sides.length) % 2 === 0 ? rotated : rotated.reverse();
         for (const side of order) samples[side.name].push(await phase(side));
       }
       results.push(samples);
       console.log(`  ${name}: done (load ${os.loadavg()[0]!.toFixed(2)})`);
     }
   } finally {
-    await Promise.all([hangarServer.stop(), official.stop()]);
-    await database.drop();
+    await Promise.all([hangarServer.stop(), official.stop(), baseline?.server.stop()]);
+    await Promise.all([database.drop(), baseline?.database.drop()]);
   }
 
   const rows: ResultRow[] = [];
-  const add = (scenario: string, hangar: number, officialValue: number, better: "higher" | "lower", load: number) =>
-    rows.push({ scenario, hangar, official: officialValue, "hangar÷official": round(hangar / officialValue, 2), better, load_1m: load });
-  const summary: Record<string, { hangar: Sample; official: Sample }> = {};
-  for (const [index, { phase, hangar, official: theirs }] of results.entries()) {
+  const add = (scenario: string, hangar: number, officialValue: number, better: "higher" | "lower", load: number, baselineValue?: number) =>
+    rows.push({
+      scenario,
+      hangar,
+      official: officialValue,
+      "hangar÷official": round(hangar / officialValue, 2),
+      ...(baselineValue === undefined ? {} : { baseline: baselineValue, "hangar÷baseline": round(hangar / baselineValue, 2) }),
+      better,
+      load_1m: load,
+    });
+  const summary: Record<string, { hangar: Sample; official: Sample; baseline?: Sample }> = {};
+  for (const [index, { phase, hangar, official: theirs, baseline: before }] of results.entries()) {
     const h = medianSample(hangar);
     const o = medianSample(theirs);
-    summary[phase] = { hangar: h, official: o };
+    const b = before.length > 0 ? medianSample(before) : undefined;
+    summary[phase] = { hangar: h, official: o, baseline: b };
     const { conc, rate } = PHASES[index]!;
-    const load = Math.max(h.load_1m, o.load_1m);
-    add(`${phase}, c=${conc}: ${rate}`, h.per_s!, o.per_s!, "higher", load);
-    add(`  p50 ms`, h.latency.p50_ms!, o.latency.p50_ms!, "lower", load);
-    if (h.extra && o.extra) add(`  metadata event p50 ms`, h.extra.metadata_p50_ms!, o.extra.metadata_p50_ms!, "lower", load);
-    add(`  server CPU ms/op`, h.cpu_ms_per_op, o.cpu_ms_per_op, "lower", load);
+    const load = Math.max(h.load_1m, o.load_1m, b?.load_1m ?? 0);
+    add(`${phase}, c=${conc}: ${rate}`, h.per_s!, o.per_s!, "higher", load, b?.per_s ?? undefined);
+    add(`  p50 ms`, h.latency.p50_ms!, o.latency.p50_ms!, "lower", load, b?.latency.p50_ms);
+    if (h.extra && o.extra) add(`  metadata event p50 ms`, h.extra.metadata_p50_ms!, o.extra.metadata_p50_ms!, "lower", load, b?.extra?.metadata_p50_ms);
+    add(`  server CPU ms/op`, h.cpu_ms_per_op, o.cpu_ms_per_op, "lower", load, b?.cpu_ms_per_op);
   }
   printTable(
     `Hangar (PostgreSQL) vs the official in-memory server (@langchain/langgraph-api): median of ${REPEATS} alternated repeats, ${os.cpus().length} cores`,
     rows,
-    ["hangar", "official", "hangar÷official", "better", "load_1m"],
+    ["hangar", "official", "hangar÷official", ...(baseline ? ["baseline", "hangar÷baseline"] : []), "better", "load_1m"],
   );
   const crud = summary["CRUD: assistant create+patch+search"];
   const patch = summary["assistant PATCH"]?.hangar.latency.p50_ms;
@@ -292,6 +329,11 @@ export async function compareSuite(stamp: string): Promise<void> {
   }
   if (patch !== undefined && read !== undefined) {
     targets.push({ scenario: "PATCH p50 ≤ 2× plain read p50 (Hangar)", measured: round(patch / read, 2), verdict: verdict(patch <= 2 * read) });
+    const patchBefore = summary["assistant PATCH"]?.baseline?.latency.p50_ms;
+    const readBefore = summary["assistant GET (plain read)"]?.baseline?.latency.p50_ms;
+    if (patchBefore !== undefined && readBefore !== undefined) {
+      targets.push({ scenario: "  the same, baseline", measured: round(patchBefore / readBefore, 2), verdict: verdict(patchBefore <= 2 * readBefore) });
+    }
   }
   if (first) {
     targets.push({ scenario: "stream headers p50 ≤ 3 ms, c=1", measured: first.latency.p50_ms!, verdict: verdict(first.latency.p50_ms! <= 3) });
@@ -301,7 +343,7 @@ export async function compareSuite(stamp: string): Promise<void> {
   if (profileDir) printCpuProfile(profileDir);
   const file = writeResults("compare", stamp, {
     suite: "compare",
-    settings: { concurrency: CONCURRENCY, repeats: REPEATS, runs: RUNS, crud: CRUD, reads: READS, streams_c1: STREAMS_C1, official_jobs: WORKER_CONCURRENCY, node: process.version, repo: repoState() },
+    settings: { baseline: BASELINE ?? null, concurrency: CONCURRENCY, repeats: REPEATS, runs: RUNS, crud: CRUD, reads: READS, streams_c1: STREAMS_C1, official_jobs: WORKER_CONCURRENCY, node: process.version, repo: repoState() },
     phases: results,
     targets,
   });

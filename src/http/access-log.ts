@@ -44,6 +44,9 @@ export function accessLog(deployment: DeploymentConfig, log: Logger): Middleware
     const traceId = traceIdOf(c.req.header("traceparent")) ?? c.req.header("x-request-id") ?? randomUUID();
     c.set("requestId", traceId);
     await next();
+    // Below info (LOG_LEVEL=warn) the line would be dropped: skip building it (a path parse and
+    // a header walk per request).
+    if (!log.isLevelEnabled("info")) return;
     log.info(
       {
         method: c.req.method,

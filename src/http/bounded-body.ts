@@ -30,6 +30,12 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
 }
 
 /**
+ * One decoder for every body: decode() without `stream` keeps no state between calls, and
+ * constructing a decoder per request showed in the CRUD bench's profile.
+ */
+const UTF8 = new TextDecoder();
+
+/**
  * A request's JSON body, read within maxBytes and parsed within the depth limit
  * (domain/json-depth.ts): the one way every transport (REST, /tracing, /mcp, /a2a, GraphQL over
  * HTTP) turns untrusted bytes into a value. null for a body that is empty or blank (each
@@ -37,7 +43,7 @@ export async function readBoundedBody(request: Request, maxBytes: number): Promi
  * JSON-RPC transports can answer in their own error shape.
  */
 export async function readBoundedJson(request: Request, maxBytes: number, root = "body"): Promise<ParsedJson | null> {
-  const text = new TextDecoder().decode(await readBoundedBody(request, maxBytes));
+  const text = UTF8.decode(await readBoundedBody(request, maxBytes));
   if (text.trim() === "") return null;
   return parseJsonText(text, root);
 }
