@@ -3,7 +3,8 @@ import { validateTtlMinutes } from "../domain/input-bounds.js";
 import { deleteThread } from "../db/sql/delete-thread.js";
 import { insertThread } from "../db/sql/insert-thread.js";
 import { selectThread, selectThreadsByIds, selectThreadsOfAssistants } from "../db/sql/select-threads.js";
-import { updateThread } from "../db/sql/update-thread.js";
+import { mergeThreadMetadata, updateThread } from "../db/sql/update-thread.js";
+import { withRetry } from "../db/retry.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
 import { deleteThreadsOfAssistant } from "../db/sql/delete-threads-of-assistant.js";
@@ -157,6 +158,18 @@ export const threadsService = {
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
     input = { ...input, metadata: stampedMetadata(request) };
+    if (!ctx.encryption) {
+      // Stored in clear: PostgreSQL merges the keys (jsonb ||, the same shallow merge as below)
+      // in one statement instead of a locked read and a write in a transaction.
+      const changes = { metadata: input.metadata ?? {}, ttlMinutes: input.ttlMinutes };
+      const merged = await withRetry(
+        () => mergeThreadMetadata(ctx.db.dataSource.manager, { threadId: requireThreadId(threadId), scope }, changes, ctx.now()),
+        { retryOn: "rolled-back" },
+      );
+      if (!merged) throw new NotFoundError(`Thread '${threadId}' not found`);
+      return merged;
+    }
+    // Sealed metadata is merged here, opened: under the row's lock, then sealed again.
     return withTransaction(ctx.db, async (manager) => {
       const thread = await openThread(ctx, await loadThread(manager, threadId, { lock: true, scope }));
       const updated: Thread = {

@@ -1,9 +1,10 @@
 import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
-import type { ThreadStatus } from "../../domain/thread.js";
+import type { Thread, ThreadStatus } from "../../domain/thread.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
 import { jsonParameter } from "./json-parameter.js";
+import { THREAD_COLUMNS, threadFromRow, type ThreadRow } from "./thread-rows.js";
 
 const UPDATE_THREAD = preparedStatement(
   "update_thread",
@@ -58,4 +59,35 @@ export async function recordThreadState(manager: EntityManager, threadId: string
     jsonParameter(state.encryptionContext),
     now,
   ]);
+}
+
+const MERGE_THREAD_METADATA = preparedStatement(
+  "merge_thread_metadata",
+  `UPDATE threads SET metadata = metadata || CAST($3 AS jsonb),
+     ttl_minutes = CASE WHEN $4::boolean THEN $5::double precision ELSE ttl_minutes END, updated_at = $6
+   WHERE thread_id = $1 AND metadata @> CAST($2 AS jsonb)
+   RETURNING ${THREAD_COLUMNS}`,
+);
+
+/**
+ * A thread PATCH in one statement, for rows stored in clear: `metadata`'s keys replace the
+ * thread's (others stay), and a given `ttlMinutes` replaces its TTL. The thread as updated, or
+ * null when it is missing or outside `scope`.
+ */
+export async function mergeThreadMetadata(
+  manager: EntityManager,
+  target: { threadId: string; scope: Record<string, unknown> },
+  changes: { metadata: JsonObject; ttlMinutes?: number },
+  now: Date,
+): Promise<Thread | null> {
+  const { rows } = await runStatement<ThreadRow>(manager, MERGE_THREAD_METADATA, [
+    target.threadId,
+    JSON.stringify(target.scope),
+    JSON.stringify(changes.metadata),
+    changes.ttlMinutes !== undefined,
+    changes.ttlMinutes ?? null,
+    now,
+  ]);
+  const [row] = rows;
+  return row ? threadFromRow(row) : null;
 }
