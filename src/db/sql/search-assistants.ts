@@ -53,7 +53,7 @@ function filterAssistants(filter: AssistantFilter): SearchConditions {
   if (filter.graphId !== undefined) conditions.add((p) => `graph_id = ${p}`, filter.graphId);
   if (filter.name !== undefined) conditions.add((p) => `name ILIKE ${p}`, `%${escapeLike(filter.name)}%`);
   if (filter.metadata !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.metadata));
-  if (filter.scope !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.scope));
+  conditions.addScope(filter.scope);
   if (filter.config !== undefined) {
     if (filter.config === null || Object.keys(filter.config).length === 0) {
       conditions.addFixed("(config IS NULL OR config = '{}'::jsonb)");

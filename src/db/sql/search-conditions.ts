@@ -15,6 +15,15 @@ export class SearchConditions {
     this.clauses.push(clause(`$${this.values.length}`));
   }
 
+  /**
+   * The caller's authorization scope: containment the row's metadata must satisfy. An empty
+   * scope (anyone) adds no condition: `metadata @> '{}'` holds for every row, and would only
+   * leave the planner a GIN index that cannot answer it without reading all of it.
+   */
+  addScope(scope: Record<string, unknown> | undefined): void {
+    if (scope !== undefined && Object.keys(scope).length > 0) this.add((p) => `metadata @> CAST(${p} AS jsonb)`, JSON.stringify(scope));
+  }
+
   /** A condition with no value of its own. */
   addFixed(clause: string): void {
     this.clauses.push(clause);

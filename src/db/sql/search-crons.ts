@@ -54,6 +54,6 @@ function filterCrons(filter: CronFilter): SearchConditions {
   if (filter.threadId !== undefined) conditions.add((p) => `thread_id = ${p}`, filter.threadId);
   if (filter.enabled !== undefined) conditions.add((p) => `enabled = ${p}`, filter.enabled);
   if (filter.metadata !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.metadata));
-  if (filter.scope !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.scope));
+  conditions.addScope(filter.scope);
   return conditions;
 }

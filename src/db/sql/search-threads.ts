@@ -58,6 +58,6 @@ function filterThreads(filter: ThreadFilter): SearchConditions {
   if (filter.values !== undefined) conditions.add((p) => `"values" @> CAST(${p} AS jsonb)`, jsonParameter(filter.values));
   if (filter.status !== undefined) conditions.add((p) => `status = ${p}`, filter.status);
   if (filter.ids !== undefined) conditions.add((p) => `thread_id = ANY(CAST(${p} AS uuid[]))`, filter.ids);
-  if (filter.scope !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.scope));
+  conditions.addScope(filter.scope);
   return conditions;
 }
