@@ -91,7 +91,8 @@ export interface RunStatusAndValues {
   threadId: string;
   status: RunStatus;
   error: JsonObject | null;
-  threadValues: JsonObject | null;
+  /** The thread's values after the run: any JSON value (a functional-API graph may leave a non-object), or null. */
+  threadValues: unknown;
 }
 
 /** How long a worker's claim on a run lasts without renewal (renewed at a third of this). */

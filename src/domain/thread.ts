@@ -11,7 +11,8 @@ export interface Thread {
   metadata: JsonObject;
   status: ThreadStatus;
   config: JsonObject;
-  values: JsonObject | null;
+  /** The latest state's values as the graph left them: an object for a StateGraph, any JSON value (or null) for a functional-API graph. */
+  values: unknown;
   interrupts: JsonObject;
   /** The last run's error (a string or an object), null when the thread is not in error. */
   error: string | JsonObject | null;

@@ -44,7 +44,8 @@ export interface ThreadWire {
   metadata: JsonObject;
   status: Thread["status"];
   config: JsonObject;
-  values: JsonObject | null;
+  /** As the graph left them: any JSON value (as LangGraph's server answers), null before any run. */
+  values: unknown;
   interrupts: JsonObject;
   error: Thread["error"];
 }

@@ -28,11 +28,6 @@ export async function scopeOf(
   return filters ? authFiltersAsContainment(filters) : UNRESTRICTED;
 }
 
-/** The scope as the text parameter of `metadata @> CAST($n AS jsonb)`. */
-export function scopeParameter(scope: MetadataScope): string {
-  return JSON.stringify(scope);
-}
-
 /** Whether a scope restricts anything (cheap paths may skip the condition when it does not). */
 export function isRestricted(scope: MetadataScope): boolean {
   return Object.keys(scope).length > 0;

@@ -1,8 +1,8 @@
 import type { EntityManager } from "typeorm";
-import { AssistantEntity } from "../db/entities/assistant.entity.js";
-import { AssistantVersionEntity } from "../db/entities/assistant-version.entity.js";
+import { activateAssistantVersion, listAssistantVersions, listVersionsOfAssistants } from "../db/sql/assistant-versions.js";
+import { deleteAssistant } from "../db/sql/delete-assistant.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
-import { selectAssistant } from "../db/sql/select-assistant.js";
+import { selectAssistant, selectAssistantsByIds } from "../db/sql/select-assistant.js";
 import { insertAssistant } from "../db/sql/insert-assistant.js";
 import { updateAssistant } from "../db/sql/update-assistant.js";
 import { withRetry } from "../db/retry.js";
@@ -20,7 +20,7 @@ import type { JsonObject } from "../domain/json.js";
 import { openAssistant, requireScopeKeysInClear, sealAssistant, sealFields } from "./field-encryption.js";
 import type { ServiceContext } from "./service-context.js";
 import { graphsService } from "./graphs.service.js";
-import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
+import { scopeOf, stampedMetadata } from "./access-scope.js";
 import { inKeyOrder } from "./key-order.js";
 import { threadsService } from "./threads.service.js";
 
@@ -75,20 +75,8 @@ function requireDeployedGraph(ctx: ServiceContext, graphId: string): void {
   }
 }
 
-/** The assistant, if it exists within the caller's scope (otherwise it answers as missing). */
-async function loadAssistant(
-  manager: EntityManager,
-  assistantId: string,
-  options: { lock?: boolean; scope?: MetadataScope } = {},
-): Promise<Assistant> {
-  const query = manager
-    .createQueryBuilder(AssistantEntity, "a")
-    .where("a.assistant_id = :assistantId", { assistantId })
-    .andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope ?? UNRESTRICTED) });
-  if (options.lock) query.setLock("pessimistic_write");
-  const assistant = await query.getOne();
-  if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
-  return assistant;
+function assistantNotFound(assistantId: string): NotFoundError {
+  return new NotFoundError(`Assistant '${assistantId}' not found`);
 }
 
 /**
@@ -152,7 +140,7 @@ export const assistantsService = {
     if (!inserted) {
       if (input.ifExists !== "do_nothing") throw new ConflictError(`Assistant '${assistantId}' already exists`);
       const existing = await selectAssistant(manager, assistantId, scope);
-      if (!existing) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+      if (!existing) throw assistantNotFound(assistantId);
       return openAssistant(ctx, existing);
     }
     const created = { ...assistant, encryptionContext: sealed.encryptionContext };
@@ -164,7 +152,7 @@ export const assistantsService = {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
     const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId, scope);
-    if (!assistant) throw new NotFoundError(`Assistant '${assistantId}' not found`);
+    if (!assistant) throw assistantNotFound(assistantId);
     return openAssistant(ctx, assistant);
   },
 
@@ -172,13 +160,7 @@ export const assistantsService = {
   async getMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<(Assistant | null)[]> {
     const valid = assistantIds.filter(isUuid);
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_ids: valid });
-    const found = valid.length
-      ? await ctx.db.dataSource.manager
-          .createQueryBuilder(AssistantEntity, "a")
-          .where("a.assistant_id = ANY(:ids)", { ids: valid })
-          .andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-          .getMany()
-      : [];
+    const found = valid.length ? await selectAssistantsByIds(ctx.db.dataSource.manager, valid, scope) : [];
     const opened = await Promise.all(found.map((assistant) => openAssistant(ctx, assistant)));
     return inKeyOrder(assistantIds, opened, (assistant) => assistant.assistantId);
   },
@@ -223,24 +205,24 @@ export const assistantsService = {
       }
       if (!ctx.encryption) break;
     }
-    throw new NotFoundError(`Assistant '${assistantId}' not found`);
+    throw assistantNotFound(assistantId);
   },
 
   /** Makes an existing version active: the assistant's fields become that version's. */
   async setActiveVersion(ctx: ServiceContext, assistantIdOrGraph: string, version: number): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const scope = await scopeOf(ctx, "assistants", "update", { assistant_id: assistantId, version });
-    const activated = await withTransaction(ctx.db, async (manager) => {
-      const active = await loadAssistant(manager, assistantId, { lock: true, scope });
-      const chosen = await manager.findOne(AssistantVersionEntity, { where: { assistantId, version } });
-      if (!chosen) throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
-      const { createdAt: _versionCreatedAt, ...fields } = chosen;
-      const updated: Assistant = { ...active, ...fields, updatedAt: ctx.now() };
-      await manager.save(AssistantEntity, updated);
-      return openAssistant(ctx, updated);
+    // One statement (db/sql/assistant-versions.ts); only when it changed nothing, a read says why.
+    const manager = ctx.db.dataSource.manager;
+    const activated = await withRetry(() => activateAssistantVersion(manager, { assistantId, scope, version }, ctx.now()), {
+      retryOn: "rolled-back",
     });
+    if (!activated) {
+      if (!(await selectAssistant(manager, assistantId, scope))) throw assistantNotFound(assistantId);
+      throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
+    }
     ctx.streaming.signals.assistantsChanged();
-    return activated;
+    return openAssistant(ctx, activated);
   },
 
   async listVersions(
@@ -251,29 +233,16 @@ export const assistantsService = {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const manager = ctx.db.dataSource.manager;
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
-    await loadAssistant(manager, assistantId, { scope });
-    const query = manager
-      .createQueryBuilder(AssistantVersionEntity, "v")
-      .where("v.assistant_id = :assistantId", { assistantId });
-    if (input.metadata) {
-      query.andWhere("v.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(input.metadata) });
-    }
-    const versions = await query.orderBy("v.version", "DESC").offset(input.offset).limit(input.limit).getMany();
+    const versions = await listAssistantVersions(manager, assistantId, scope, input);
+    // No version: the assistant may be missing or hidden (404), or no version matched the filter.
+    if (versions.length === 0 && !(await selectAssistant(manager, assistantId, scope))) throw assistantNotFound(assistantId);
     return Promise.all(versions.map((version) => openAssistant(ctx, version, "assistant_versions")));
   },
 
   /** For DataLoaders: every version of each assistant (newest first), in key order. */
   async listVersionsOfMany(ctx: ServiceContext, assistantIds: readonly string[]): Promise<AssistantVersion[][]> {
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_ids: assistantIds });
-    const versions = await ctx.db.dataSource.manager
-      .createQueryBuilder(AssistantVersionEntity, "v")
-      .where("v.assistant_id = ANY(:ids)", { ids: assistantIds.filter(isUuid) })
-      .andWhere(
-        "v.assistant_id IN (SELECT a.assistant_id FROM assistants a WHERE a.metadata @> CAST(:scope AS jsonb))",
-        { scope: scopeParameter(scope) },
-      )
-      .orderBy("v.version", "DESC")
-      .getMany();
+    const versions = await listVersionsOfAssistants(ctx.db.dataSource.manager, assistantIds.filter(isUuid), scope);
     const opened = await Promise.all(versions.map((version) => openAssistant(ctx, version, "assistant_versions")));
     return assistantIds.map((id) => opened.filter((version) => version.assistantId === id.toLowerCase()));
   },
@@ -294,11 +263,19 @@ export const assistantsService = {
   async delete(ctx: ServiceContext, assistantIdOrGraph: string, options: { deleteThreads?: boolean } = {}) {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const scope = await scopeOf(ctx, "assistants", "delete", { assistant_id: assistantId });
-    await withTransaction(ctx.db, async (manager) => {
-      await loadAssistant(manager, assistantId, { lock: true, scope });
-      if (options.deleteThreads) await threadsService.deleteCreatedByAssistant(manager, assistantId);
-      await manager.delete(AssistantEntity, { assistantId });
-    });
+    // The assistant goes with its versions, runs and crons (foreign keys) in one statement.
+    const deleteOrFail = async (manager: EntityManager) => {
+      if (!(await deleteAssistant(manager, assistantId, scope))) throw assistantNotFound(assistantId);
+    };
+    if (options.deleteThreads) {
+      // With the threads it created, in one transaction: none go when the assistant is not there.
+      await withTransaction(ctx.db, async (manager) => {
+        await deleteOrFail(manager);
+        await threadsService.deleteCreatedByAssistant(manager, assistantId);
+      });
+    } else {
+      await withRetry(() => deleteOrFail(ctx.db.dataSource.manager), { retryOn: "rolled-back" });
+    }
     ctx.streaming.signals.assistantsChanged();
   },
 

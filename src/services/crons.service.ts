@@ -1,11 +1,13 @@
 import type { EntityManager } from "typeorm";
 import { cronPayloadProblem } from "../domain/run-request.js";
-import { CronEntity } from "../db/entities/cron.entity.js";
 import { deleteOldFirings, selectFirings, selectLastFirings } from "../db/sql/cron-firings.js";
 import { insertCron } from "../db/sql/insert-cron.js";
 import { listCronsOf } from "../db/sql/list-crons-of.js";
 import { listRunsOfCrons } from "../db/sql/list-runs-of-crons.js";
 import { countCrons, searchCrons, type CronFilter } from "../db/sql/search-crons.js";
+import { deleteCron } from "../db/sql/delete-cron.js";
+import { selectCron, selectCronsByIds } from "../db/sql/select-crons.js";
+import { updateCron } from "../db/sql/update-cron.js";
 import { withTransaction } from "../db/tx.js";
 import { normalizeSchedule, normalizeTimezone, nextRunAfter, nextRunsAfter } from "../domain/next-run.js";
 import type { SortOrder } from "../domain/assistant.js";
@@ -14,7 +16,7 @@ import { InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid, newId, systemAssistantId } from "../domain/ids.js";
 import type { JsonObject } from "../domain/json.js";
 import type { Run } from "../domain/run.js";
-import { scopeOf, scopeParameter, stampedMetadata, type MetadataScope } from "./access-scope.js";
+import { scopeOf, stampedMetadata, type MetadataScope } from "./access-scope.js";
 import { findAssistantForRun } from "./assistants.service.js";
 import { fireDueCrons, type CronTick, type FiringEffects } from "./crons/fire-due-crons.js";
 import { inKeyOrder } from "./key-order.js";
@@ -99,12 +101,7 @@ async function loadCron(
   cronId: string,
   options: { lock?: boolean; scope: MetadataScope },
 ): Promise<Cron> {
-  const query = manager
-    .createQueryBuilder(CronEntity, "c")
-    .where("c.cron_id = :cronId", { cronId: requireCronId(cronId) })
-    .andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope) });
-  if (options.lock) query.setLock("pessimistic_write");
-  const cron = await query.getOne();
+  const cron = await selectCron(manager, requireCronId(cronId), options.scope, options);
   if (!cron) throw new NotFoundError(`Cron '${cronId}' not found`);
   return cron;
 }
@@ -222,13 +219,7 @@ export const cronsService = {
   async getMany(ctx: ServiceContext, cronIds: readonly string[]): Promise<(Cron | null)[]> {
     const valid = cronIds.filter(isUuid);
     const scope = await scopeOf(ctx, "crons", "read", { cron_ids: valid });
-    const found = valid.length
-      ? await ctx.db.dataSource.manager
-          .createQueryBuilder(CronEntity, "c")
-          .where("c.cron_id = ANY(:ids)", { ids: valid })
-          .andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-          .getMany()
-      : [];
+    const found = valid.length ? await selectCronsByIds(ctx.db.dataSource.manager, valid, scope) : [];
     return inKeyOrder(cronIds, await openCrons(ctx, found), (cron) => cron.cronId);
   },
 
@@ -266,7 +257,7 @@ export const cronsService = {
       // context the cron was created with.
       const stored = await sealCron(ctx, cron, current.encryptionContext);
       requireScopeKeysInClear(scope, cron.metadata, stored.metadata);
-      await manager.save(CronEntity, stored);
+      await updateCron(manager, stored);
       return { ...cron, encryptionContext: stored.encryptionContext };
     });
     ctx.streaming.signals.cronsChanged();
@@ -275,14 +266,8 @@ export const cronsService = {
 
   async delete(ctx: ServiceContext, cronId: string): Promise<void> {
     const scope = await scopeOf(ctx, "crons", "delete", { cron_id: cronId });
-    const result = await ctx.db.dataSource.manager
-      .createQueryBuilder()
-      .delete()
-      .from(CronEntity)
-      .where("cron_id = :cronId", { cronId: requireCronId(cronId) })
-      .andWhere("metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-      .execute();
-    if (!result.affected) throw new NotFoundError(`Cron '${cronId}' not found`);
+    const deleted = await deleteCron(ctx.db.dataSource.manager, requireCronId(cronId), scope);
+    if (!deleted) throw new NotFoundError(`Cron '${cronId}' not found`);
     ctx.streaming.signals.cronsChanged();
   },
 

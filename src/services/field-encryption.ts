@@ -76,8 +76,12 @@ async function deriveContext(handler: EncryptionContextHandler | null, user: Aut
   return copy;
 }
 
-/** A row's JSON fields by LangGraph field name; null and absent fields are left as they are. */
-export type JsonFields = Partial<Record<EncryptedField, JsonObject | null | undefined>>;
+/**
+ * A row's JSON fields by LangGraph field name. Only non-empty objects are sealed: null, absent
+ * fields and other JSON values (a functional-API thread's values may be a string or an array)
+ * are left as they are.
+ */
+export type JsonFields = Partial<Record<EncryptedField, unknown>>;
 
 /**
  * Seals a row's fields for storage. The row keeps the context it was first written with
@@ -95,7 +99,7 @@ export async function sealFields<F extends JsonFields>(
   if (!encryption) return { fields, encryptionContext: null };
   const metadata = storedContext ?? (await encryption.contextMetadata());
   const sealed: JsonFields = { ...fields };
-  for (const [field, value] of Object.entries(fields) as Array<[EncryptedField, JsonObject | null | undefined]>) {
+  for (const [field, value] of Object.entries(fields) as Array<[EncryptedField, unknown]>) {
     if (isJsonObject(value) && Object.keys(value).length > 0) sealed[field] = await encryption.cipher.seal(model, field, metadata, value);
   }
   return { fields: sealed as F, encryptionContext: metadata };
@@ -116,7 +120,7 @@ export async function openFields<F extends JsonFields>(
   const encryption = ctx.encryption;
   if (!encryption || !storedContext) return fields;
   const opened: JsonFields = { ...fields };
-  for (const [field, value] of Object.entries(fields) as Array<[EncryptedField, JsonObject | null | undefined]>) {
+  for (const [field, value] of Object.entries(fields) as Array<[EncryptedField, unknown]>) {
     if (!isJsonObject(value) || Object.keys(value).length === 0) continue;
     const replace = row ? (replacement: JsonObject) => encryption.replaceSealed(row, field, value, replacement) : undefined;
     opened[field] = await encryption.cipher.open(model, field, storedContext, value, replace);

@@ -116,9 +116,10 @@ export const runResultsService = {
    * only the first (which also checks the run is on this thread), and a run this process knows
    * to be live on that thread (it created it, or its worker executes it) none: the `done` of its
    * worker carries the outcome. (Most joins come right after their run was created here: one
-   * statement less per run.)
+   * statement less per run.) The values are answered as the graph left them: any JSON value (a
+   * functional-API graph may leave a string or a list), `{}` when the thread has none.
    */
-  async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<RunResult> {
+  async join(ctx: ServiceContext, threadId: string, runId: string, signal?: AbortSignal): Promise<unknown> {
     const id = requireRunId(runId);
     const threadKey = threadId.toLowerCase();
     const scope = await scopeOf(ctx, "threads", "read", { thread_id: threadId, run_id: runId });

@@ -1,8 +1,8 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { EntityManager } from "typeorm";
-import { ThreadEntity } from "../db/entities/thread.entity.js";
-import { rowValues } from "../db/row-values.js";
 import { listThreadRuns } from "../db/sql/list-thread-runs.js";
+import { selectThread } from "../db/sql/select-threads.js";
+import { recordThreadState } from "../db/sql/update-thread.js";
 import { ConflictError, InvalidInputError, NotFoundError } from "../domain/errors.js";
 import { isUuid } from "../domain/ids.js";
 import { isJsonObject, type JsonObject, jsonObjectOrEmpty } from "../domain/json.js";
@@ -20,7 +20,7 @@ import {
 import { toGraphCommand } from "../graphs/graph-library.js";
 import type { CompiledGraphLike } from "../graphs/graph-registry.js";
 import { stringifyWireValue, toWireValue } from "../graphs/serialize-graph-value.js";
-import { scopeOf, scopeParameter, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
+import { scopeOf, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { openRun, openThread, sealFields } from "./field-encryption.js";
 import type { ServiceContext } from "./service-context.js";
 import { checkpointOf, toThreadState } from "./thread-state-snapshot.js";
@@ -70,12 +70,9 @@ interface StatefulGraph extends CompiledGraphLike {
 
 /** The thread if it exists within `scope` (the caller's authorization; a hidden thread is "not found"). */
 async function findThread(ctx: ServiceContext, threadId: string, scope: MetadataScope = UNRESTRICTED, tx?: StateTransaction): Promise<Thread> {
-  const query = (tx?.manager ?? ctx.db.dataSource.manager)
-    .createQueryBuilder(ThreadEntity, "t")
-    .where("t.thread_id = :threadId", { threadId: threadId.toLowerCase() })
-    .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) });
+  const manager = tx?.manager ?? ctx.db.dataSource.manager;
   // In a transaction that edits the thread, its row lock: no run is queued on it meanwhile.
-  const thread = isUuid(threadId) ? await (tx ? query.setLock("pessimistic_write") : query).getOne() : null;
+  const thread = isUuid(threadId) ? await selectThread(manager, threadId.toLowerCase(), scope, { lock: tx !== undefined }) : null;
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
   // Metadata opened (graph_id and what else state reads consult may be encrypted); `values` is
   // left sealed: state is read from the checkpoint, and syncThread replaces the cached copy.
@@ -213,7 +210,8 @@ async function getStateAt(
  */
 /** What a thread stores of its latest state: values, open interrupts, settled status, error. */
 export interface SettledThread {
-  values: JsonObject | null;
+  /** The state's values as the graph left them (any JSON value for a functional-API graph); null before any checkpoint. */
+  values: unknown;
   interrupts: JsonObject;
   status: ThreadStatus;
   error: string | JsonObject | null;
@@ -221,7 +219,7 @@ export interface SettledThread {
 
 function describeSettledThread(state: ThreadState, outcome: RunFailureInfo): SettledThread {
   return {
-    values: state.checkpoint === null ? null : (state.values as JsonObject),
+    values: state.checkpoint === null ? null : state.values,
     interrupts: interruptsByTask(state),
     status: settledThreadStatus(state, outcome),
     error: outcome.failed ? (threadErrorOf(outcome.error) ?? "Run failed") : null,
@@ -235,7 +233,7 @@ async function syncThread(ctx: ServiceContext, threadId: string, outcome: RunFai
   const changes = { ...settled, updatedAt: now, stateUpdatedAt: now };
   const sealed = await sealFields(ctx, "thread", { values: settled.values }, thread.encryptionContext);
   const stored = { ...changes, values: sealed.fields.values ?? null, encryptionContext: sealed.encryptionContext };
-  await (tx?.manager ?? ctx.db.dataSource.manager).update(ThreadEntity, { threadId: thread.threadId }, rowValues<Thread>(stored));
+  await recordThreadState(tx?.manager ?? ctx.db.dataSource.manager, thread.threadId, stored, now);
   return { ...thread, ...changes, encryptionContext: sealed.encryptionContext };
 }
 

@@ -1,7 +1,10 @@
 import type { EntityManager } from "typeorm";
 import { validateTtlMinutes } from "../domain/input-bounds.js";
-import { ThreadEntity } from "../db/entities/thread.entity.js";
-import { rowValues } from "../db/row-values.js";
+import { deleteThread } from "../db/sql/delete-thread.js";
+import { insertThread } from "../db/sql/insert-thread.js";
+import { selectThread, selectThreadsByIds, selectThreadsOfAssistants } from "../db/sql/select-threads.js";
+import { mergeThreadMetadata, updateThread } from "../db/sql/update-thread.js";
+import { withRetry } from "../db/retry.js";
 import { countThreads, searchThreads, type ThreadFilter } from "../db/sql/search-threads.js";
 import { copyThreadCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
 import { deleteThreadsOfAssistant } from "../db/sql/delete-threads-of-assistant.js";
@@ -14,7 +17,7 @@ import type { JsonObject } from "../domain/json.js";
 import type { Thread, ThreadSortField } from "../domain/thread.js";
 import { extractFromThread, parseExtractPaths } from "../domain/thread-extract.js";
 import type { ThreadSuperstep } from "../domain/thread-state.js";
-import { scopeOf, scopeParameter, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
+import { scopeOf, stampedMetadata, UNRESTRICTED, type MetadataScope } from "./access-scope.js";
 import { openThread, requireScopeKeysInClear, sealFields } from "./field-encryption.js";
 import { inKeyOrder } from "./key-order.js";
 import type { ServiceContext } from "./service-context.js";
@@ -59,12 +62,7 @@ export async function loadThread(
   threadId: string,
   options: { lock?: boolean; scope?: MetadataScope } = {},
 ): Promise<Thread> {
-  const query = manager
-    .createQueryBuilder(ThreadEntity, "t")
-    .where("t.thread_id = :threadId", { threadId: requireThreadId(threadId) })
-    .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(options.scope ?? UNRESTRICTED) });
-  if (options.lock) query.setLock("pessimistic_write");
-  const thread = await query.getOne();
+  const thread = await selectThread(manager, requireThreadId(threadId), options.scope ?? UNRESTRICTED, options);
   if (!thread) throw new NotFoundError(`Thread '${threadId}' not found`);
   return thread;
 }
@@ -87,7 +85,7 @@ async function removeThread(ctx: ServiceContext, threadId: string, scope: Metada
     const thread = await loadThread(manager, threadId, { lock: true, scope });
     const active = await selectActiveRunIds(manager, { statuses: ["pending", "running"], threadId: thread.threadId });
     await deleteThreadCheckpoints(manager, [thread.threadId]);
-    await manager.delete(ThreadEntity, { threadId: thread.threadId });
+    await deleteThread(manager, thread.threadId);
     return active;
   });
   // Its runs went with it (foreign key); workers still executing one must stop, and waiters end.
@@ -122,15 +120,8 @@ export const threadsService = {
     const sealed = await sealFields(ctx, "thread", { metadata: thread.metadata });
     requireScopeKeysInClear(scope, thread.metadata, sealed.fields.metadata);
     thread.encryptionContext = sealed.encryptionContext;
-    const inserted = await ctx.db.dataSource.manager
-      .createQueryBuilder()
-      .insert()
-      .into(ThreadEntity)
-      .values(rowValues<Thread>({ ...thread, metadata: sealed.fields.metadata }))
-      .orIgnore()
-      .returning("thread_id")
-      .execute();
-    if (inserted.raw.length === 0) {
+    const inserted = await insertThread(ctx.db.dataSource.manager, { ...thread, metadata: sealed.fields.metadata });
+    if (!inserted) {
       if (input.ifExists === "do_nothing") return openThread(ctx, await loadThread(ctx.db.dataSource.manager, thread.threadId, { scope }));
       throw new ConflictError(`Thread '${thread.threadId}' already exists`);
     }
@@ -153,13 +144,7 @@ export const threadsService = {
   async getMany(ctx: ServiceContext, threadIds: readonly string[]): Promise<(Thread | null)[]> {
     const valid = threadIds.filter(isUuid);
     const scope = await scopeOf(ctx, "threads", "read", { thread_ids: valid });
-    const found = valid.length
-      ? await ctx.db.dataSource.manager
-          .createQueryBuilder(ThreadEntity, "t")
-          .where("t.thread_id = ANY(:ids)", { ids: valid })
-          .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-          .getMany()
-      : [];
+    const found = valid.length ? await selectThreadsByIds(ctx.db.dataSource.manager, valid, scope) : [];
     const opened = await Promise.all(found.map((thread) => openThread(ctx, thread)));
     return inKeyOrder(threadIds, opened, (thread) => thread.threadId);
   },
@@ -173,6 +158,18 @@ export const threadsService = {
     const request = { thread_id: threadId, metadata: input.metadata ? { ...input.metadata } : undefined };
     const scope = await scopeOf(ctx, "threads", "update", request);
     input = { ...input, metadata: stampedMetadata(request) };
+    if (!ctx.encryption) {
+      // Stored in clear: PostgreSQL merges the keys (jsonb ||, the same shallow merge as below)
+      // in one statement instead of a locked read and a write in a transaction.
+      const changes = { metadata: input.metadata ?? {}, ttlMinutes: input.ttlMinutes };
+      const merged = await withRetry(
+        () => mergeThreadMetadata(ctx.db.dataSource.manager, { threadId: requireThreadId(threadId), scope }, changes, ctx.now()),
+        { retryOn: "rolled-back" },
+      );
+      if (!merged) throw new NotFoundError(`Thread '${threadId}' not found`);
+      return merged;
+    }
+    // Sealed metadata is merged here, opened: under the row's lock, then sealed again.
     return withTransaction(ctx.db, async (manager) => {
       const thread = await openThread(ctx, await loadThread(manager, threadId, { lock: true, scope }));
       const updated: Thread = {
@@ -184,7 +181,12 @@ export const threadsService = {
       // Sealed whole with the thread's own context: every key of a row is opened with one context.
       const sealed = await sealFields(ctx, "thread", { metadata: updated.metadata, values: updated.values }, thread.encryptionContext);
       requireScopeKeysInClear(scope, updated.metadata, sealed.fields.metadata);
-      await manager.save(ThreadEntity, { ...updated, ...sealed.fields, encryptionContext: sealed.encryptionContext });
+      await updateThread(manager, thread.threadId, {
+        ...sealed.fields,
+        ttlMinutes: updated.ttlMinutes ?? null,
+        encryptionContext: sealed.encryptionContext,
+        updatedAt: updated.updatedAt,
+      });
       return { ...updated, encryptionContext: sealed.encryptionContext };
     });
   },
@@ -212,20 +214,7 @@ export const threadsService = {
   ): Promise<Thread[][]> {
     const ids = assistantIds.map((id) => id.toLowerCase());
     const scope = await scopeOf(ctx, "threads", "search", { metadata: {} });
-    const threads = await ctx.db.dataSource.manager
-      .createQueryBuilder(ThreadEntity, "t")
-      .where(
-        `t.thread_id IN (SELECT ranked.thread_id FROM (
-           SELECT thread_id, row_number() OVER (
-             PARTITION BY metadata ->> 'assistant_id' ORDER BY created_at DESC, thread_id DESC) AS position
-           FROM threads WHERE metadata ->> 'assistant_id' = ANY(:ids)) ranked
-         WHERE ranked.position <= :perAssistant)`,
-        { ids, perAssistant },
-      )
-      .andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: scopeParameter(scope) })
-      .orderBy("t.createdAt", "DESC")
-      .addOrderBy("t.threadId", "DESC")
-      .getMany();
+    const threads = await selectThreadsOfAssistants(ctx.db.dataSource.manager, ids, perAssistant, scope);
     const opened = await Promise.all(threads.map((thread) => openThread(ctx, thread)));
     return ids.map((id) => opened.filter((thread) => thread.metadata.assistant_id === id));
   },
@@ -267,7 +256,7 @@ export const threadsService = {
     return withTransaction(ctx.db, async (manager) => {
       const now = ctx.now();
       const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now, encryptionContext: sealed.encryptionContext };
-      await manager.insert(ThreadEntity, rowValues<Thread>({ ...copy, ...sealed.fields }));
+      if (!(await insertThread(manager, { ...copy, ...sealed.fields }))) throw new ConflictError(`Thread '${copyId}' already exists`);
       await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
       return copy;
     });

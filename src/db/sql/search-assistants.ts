@@ -1,7 +1,10 @@
-import type { EntityManager, SelectQueryBuilder } from "typeorm";
+import type { EntityManager } from "typeorm";
 import type { Assistant, AssistantSortField, SortOrder } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
-import { AssistantEntity } from "../entities/assistant.entity.js";
+import { runStatement } from "../run-statement.js";
+import { jsonParameter } from "./json-parameter.js";
+import { SearchConditions } from "./search-conditions.js";
+import { ASSISTANT_COLUMNS, toAssistant, type AssistantRow } from "./select-assistant.js";
 
 export interface AssistantFilter {
   graphId?: string;
@@ -16,47 +19,49 @@ export interface AssistantFilter {
 }
 
 const SORT_COLUMNS: Record<AssistantSortField, string> = {
-  assistant_id: "a.assistantId",
-  graph_id: "a.graphId",
-  name: "a.name",
-  created_at: "a.createdAt",
-  updated_at: "a.updatedAt",
+  assistant_id: "assistant_id",
+  graph_id: "graph_id",
+  name: "name",
+  created_at: "created_at",
+  updated_at: "updated_at",
 };
 
 /** Filtered assistants page; ties broken by id so pages are stable. Reads only, locks nothing. */
-export function searchAssistants(
+export async function searchAssistants(
   manager: EntityManager,
   filter: AssistantFilter,
   page: { limit: number; offset: number; sortBy: AssistantSortField; sortOrder: SortOrder },
 ): Promise<Assistant[]> {
-  const direction = page.sortOrder === "asc" ? "ASC" : "DESC";
-  const query = filterAssistants(manager, filter).orderBy(SORT_COLUMNS[page.sortBy], direction);
-  if (page.sortBy !== "assistant_id") query.addOrderBy("a.assistantId", direction);
-  return query.offset(page.offset).limit(page.limit).getMany();
+  const conditions = filterAssistants(filter);
+  const order = conditions.orderBy(SORT_COLUMNS[page.sortBy], page.sortOrder, "assistant_id");
+  const { rows } = await runStatement<AssistantRow>(
+    manager,
+    `SELECT ${ASSISTANT_COLUMNS} FROM assistants ${conditions.where()} ORDER BY ${order} ${conditions.page(page)}`,
+    conditions.values,
+  );
+  return rows.map(toAssistant);
 }
 
-export function countAssistants(manager: EntityManager, filter: AssistantFilter): Promise<number> {
-  return filterAssistants(manager, filter).getCount();
+export async function countAssistants(manager: EntityManager, filter: AssistantFilter): Promise<number> {
+  const conditions = filterAssistants(filter);
+  const { rows } = await runStatement<{ count: number }>(manager, `SELECT count(*)::int AS count FROM assistants ${conditions.where()}`, conditions.values);
+  return rows[0]!.count;
 }
 
-function filterAssistants(manager: EntityManager, filter: AssistantFilter): SelectQueryBuilder<Assistant> {
-  const query = manager.createQueryBuilder(AssistantEntity, "a");
-  if (filter.graphId !== undefined) query.andWhere("a.graph_id = :graphId", { graphId: filter.graphId });
-  if (filter.name !== undefined) {
-    query.andWhere("a.name ILIKE :name", { name: `%${escapeLike(filter.name)}%` });
-  }
-  if (filter.metadata !== undefined) {
-    query.andWhere("a.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
-  }
-  if (filter.scope !== undefined) query.andWhere("a.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
+function filterAssistants(filter: AssistantFilter): SearchConditions {
+  const conditions = new SearchConditions();
+  if (filter.graphId !== undefined) conditions.add((p) => `graph_id = ${p}`, filter.graphId);
+  if (filter.name !== undefined) conditions.add((p) => `name ILIKE ${p}`, `%${escapeLike(filter.name)}%`);
+  if (filter.metadata !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.metadata));
+  conditions.addScope(filter.scope);
   if (filter.config !== undefined) {
     if (filter.config === null || Object.keys(filter.config).length === 0) {
-      query.andWhere("(a.config IS NULL OR a.config = '{}'::jsonb)");
+      conditions.addFixed("(config IS NULL OR config = '{}'::jsonb)");
     } else {
-      query.andWhere("a.config @> CAST(:config AS jsonb)", { config: JSON.stringify(filter.config) });
+      conditions.add((p) => `config @> CAST(${p} AS jsonb)`, jsonParameter(filter.config));
     }
   }
-  return query;
+  return conditions;
 }
 
 function escapeLike(text: string): string {

@@ -1,7 +1,10 @@
-import type { EntityManager, SelectQueryBuilder } from "typeorm";
+import type { EntityManager } from "typeorm";
 import type { SortOrder } from "../../domain/assistant.js";
 import type { Cron, CronSortField } from "../../domain/cron.js";
-import { CronEntity } from "../entities/cron.entity.js";
+import { runStatement } from "../run-statement.js";
+import { CRON_COLUMNS, cronFromRow, type CronRow } from "./cron-rows.js";
+import { jsonParameter } from "./json-parameter.js";
+import { SearchConditions } from "./search-conditions.js";
 
 export interface CronFilter {
   assistantId?: string;
@@ -14,37 +17,43 @@ export interface CronFilter {
 }
 
 const SORT_COLUMNS: Record<CronSortField, string> = {
-  cron_id: "c.cronId",
-  assistant_id: "c.assistantId",
-  thread_id: "c.threadId",
-  created_at: "c.createdAt",
-  updated_at: "c.updatedAt",
-  next_run_date: "c.nextRunDate",
+  cron_id: "cron_id",
+  assistant_id: "assistant_id",
+  thread_id: "thread_id",
+  created_at: "created_at",
+  updated_at: "updated_at",
+  next_run_date: "next_run_date",
 };
 
 /** Filtered crons page; ties broken by id so pages are stable. Reads only, locks nothing. */
-export function searchCrons(
+export async function searchCrons(
   manager: EntityManager,
   filter: CronFilter,
   page: { limit: number; offset: number; sortBy: CronSortField; sortOrder: SortOrder },
 ): Promise<Cron[]> {
-  const direction = page.sortOrder === "asc" ? "ASC" : "DESC";
+  const conditions = filterCrons(filter);
   // NULLs (stateless crons' thread, finished crons' next run) sort last either way.
-  const query = filterCrons(manager, filter).orderBy(SORT_COLUMNS[page.sortBy], direction, "NULLS LAST");
-  if (page.sortBy !== "cron_id") query.addOrderBy("c.cronId", direction);
-  return query.offset(page.offset).limit(page.limit).getMany();
+  const order = conditions.orderBy(SORT_COLUMNS[page.sortBy], page.sortOrder, "cron_id", { nullsLast: true });
+  const { rows } = await runStatement<CronRow>(
+    manager,
+    `SELECT ${CRON_COLUMNS} FROM crons ${conditions.where()} ORDER BY ${order} ${conditions.page(page)}`,
+    conditions.values,
+  );
+  return rows.map(cronFromRow);
 }
 
-export function countCrons(manager: EntityManager, filter: CronFilter): Promise<number> {
-  return filterCrons(manager, filter).getCount();
+export async function countCrons(manager: EntityManager, filter: CronFilter): Promise<number> {
+  const conditions = filterCrons(filter);
+  const { rows } = await runStatement<{ count: number }>(manager, `SELECT count(*)::int AS count FROM crons ${conditions.where()}`, conditions.values);
+  return rows[0]!.count;
 }
 
-function filterCrons(manager: EntityManager, filter: CronFilter): SelectQueryBuilder<Cron> {
-  const query = manager.createQueryBuilder(CronEntity, "c");
-  if (filter.assistantId !== undefined) query.andWhere("c.assistant_id = :assistantId", { assistantId: filter.assistantId });
-  if (filter.threadId !== undefined) query.andWhere("c.thread_id = :threadId", { threadId: filter.threadId });
-  if (filter.enabled !== undefined) query.andWhere("c.enabled = :enabled", { enabled: filter.enabled });
-  if (filter.metadata !== undefined) query.andWhere("c.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
-  if (filter.scope !== undefined) query.andWhere("c.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
-  return query;
+function filterCrons(filter: CronFilter): SearchConditions {
+  const conditions = new SearchConditions();
+  if (filter.assistantId !== undefined) conditions.add((p) => `assistant_id = ${p}`, filter.assistantId);
+  if (filter.threadId !== undefined) conditions.add((p) => `thread_id = ${p}`, filter.threadId);
+  if (filter.enabled !== undefined) conditions.add((p) => `enabled = ${p}`, filter.enabled);
+  if (filter.metadata !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.metadata));
+  conditions.addScope(filter.scope);
+  return conditions;
 }

@@ -1,8 +1,11 @@
-import type { EntityManager, SelectQueryBuilder } from "typeorm";
+import type { EntityManager } from "typeorm";
 import type { SortOrder } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
 import type { Thread, ThreadSortField, ThreadStatus } from "../../domain/thread.js";
-import { ThreadEntity } from "../entities/thread.entity.js";
+import { runStatement } from "../run-statement.js";
+import { jsonParameter } from "./json-parameter.js";
+import { SearchConditions } from "./search-conditions.js";
+import { THREAD_COLUMNS, threadFromRow, type ThreadRow } from "./thread-rows.js";
 
 export interface ThreadFilter {
   metadata?: JsonObject;
@@ -16,44 +19,45 @@ export interface ThreadFilter {
 }
 
 const SORT_COLUMNS: Record<ThreadSortField, string> = {
-  thread_id: "t.threadId",
-  status: "t.status",
-  created_at: "t.createdAt",
-  updated_at: "t.updatedAt",
-  state_updated_at: "t.stateUpdatedAt",
+  thread_id: "thread_id",
+  status: "status",
+  created_at: "created_at",
+  updated_at: "updated_at",
+  state_updated_at: "state_updated_at",
 };
 
 /** Filtered threads page; ties broken by id so pages are stable. Reads only, locks nothing. */
-export function searchThreads(
+export async function searchThreads(
   manager: EntityManager,
   filter: ThreadFilter,
   page: { limit: number; offset: number; sortBy: ThreadSortField; sortOrder: SortOrder },
 ): Promise<Thread[]> {
-  const direction = page.sortOrder === "asc" ? "ASC" : "DESC";
-  const query = filterThreads(manager, filter).orderBy(SORT_COLUMNS[page.sortBy], direction);
-  if (page.sortBy !== "thread_id") query.addOrderBy("t.threadId", direction);
-  return query.offset(page.offset).limit(page.limit).getMany();
+  const conditions = filterThreads(filter);
+  const order = conditions.orderBy(SORT_COLUMNS[page.sortBy], page.sortOrder, "thread_id");
+  const { rows } = await runStatement<ThreadRow>(
+    manager,
+    `SELECT ${THREAD_COLUMNS} FROM threads ${conditions.where()} ORDER BY ${order} ${conditions.page(page)}`,
+    conditions.values,
+  );
+  return rows.map(threadFromRow);
 }
 
-export function countThreads(manager: EntityManager, filter: ThreadFilter): Promise<number> {
-  return filterThreads(manager, filter).getCount();
+export async function countThreads(manager: EntityManager, filter: ThreadFilter): Promise<number> {
+  const conditions = filterThreads(filter);
+  const { rows } = await runStatement<{ count: number }>(manager, `SELECT count(*)::int AS count FROM threads ${conditions.where()}`, conditions.values);
+  return rows[0]!.count;
 }
 
-function filterThreads(manager: EntityManager, filter: ThreadFilter): SelectQueryBuilder<Thread> {
-  const query = manager.createQueryBuilder(ThreadEntity, "t");
-  if (filter.metadata !== undefined) {
-    query.andWhere("t.metadata @> CAST(:metadata AS jsonb)", { metadata: JSON.stringify(filter.metadata) });
-  }
+function filterThreads(filter: ThreadFilter): SearchConditions {
+  const conditions = new SearchConditions();
+  if (filter.metadata !== undefined) conditions.add((p) => `metadata @> CAST(${p} AS jsonb)`, jsonParameter(filter.metadata));
   if (filter.metadataAnyOf !== undefined) {
-    query.andWhere("t.metadata @> ANY(CAST(:metadataAnyOf AS jsonb[]))", {
-      metadataAnyOf: filter.metadataAnyOf.map((alternative) => JSON.stringify(alternative)),
-    });
+    const alternatives = filter.metadataAnyOf.map((alternative) => JSON.stringify(alternative));
+    conditions.add((p) => `metadata @> ANY(CAST(${p} AS jsonb[]))`, alternatives);
   }
-  if (filter.values !== undefined) {
-    query.andWhere(`t."values" @> CAST(:values AS jsonb)`, { values: JSON.stringify(filter.values) });
-  }
-  if (filter.status !== undefined) query.andWhere("t.status = :status", { status: filter.status });
-  if (filter.ids !== undefined) query.andWhere("t.thread_id = ANY(:ids)", { ids: filter.ids });
-  if (filter.scope !== undefined) query.andWhere("t.metadata @> CAST(:scope AS jsonb)", { scope: JSON.stringify(filter.scope) });
-  return query;
+  if (filter.values !== undefined) conditions.add((p) => `"values" @> CAST(${p} AS jsonb)`, jsonParameter(filter.values));
+  if (filter.status !== undefined) conditions.add((p) => `status = ${p}`, filter.status);
+  if (filter.ids !== undefined) conditions.add((p) => `thread_id = ANY(CAST(${p} AS uuid[]))`, filter.ids);
+  conditions.addScope(filter.scope);
+  return conditions;
 }

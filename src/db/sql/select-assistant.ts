@@ -4,29 +4,33 @@ import type { JsonObject } from "../../domain/json.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
 
-const SELECT_ASSISTANT = preparedStatement(
-  "select_assistant",
-  `SELECT assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at, encryption_context
-   FROM assistants WHERE assistant_id = $1 AND metadata @> CAST($2 AS jsonb)`,
-);
+/** Column list every assistants statement returns, so all of them map rows with toAssistant. */
+export const ASSISTANT_COLUMNS = `assistant_id, graph_id, name, description, config, context, metadata, version, created_at, updated_at,
+  encryption_context`;
+
+const SELECT_ONE = `SELECT ${ASSISTANT_COLUMNS} FROM assistants WHERE assistant_id = $1 AND metadata @> CAST($2 AS jsonb)`;
+const SELECT_ASSISTANT = preparedStatement("select_assistant", SELECT_ONE);
+const LOCK_ASSISTANT = preparedStatement("lock_assistant", `${SELECT_ONE} FOR UPDATE`);
 
 /**
  * One assistant by id, if its metadata contains `scope` (the caller's authorization; `{}` for
  * anyone). Every run creation reads its assistant, and TypeORM's findOne cost the
  * server ~0.5 ms of CPU per call in the run bench (query building and hydration): this is the
- * same read as plain SQL.
+ * same read as plain SQL. `lock`: FOR UPDATE, held until the caller's transaction ends.
  */
 export async function selectAssistant(
   manager: EntityManager,
   assistantId: string,
   scope: Record<string, unknown> = {},
+  options: { lock?: boolean } = {},
 ): Promise<Assistant | null> {
-  const { rows } = await runStatement<AssistantRow>(manager, SELECT_ASSISTANT, [assistantId, JSON.stringify(scope)]);
+  const statement = options.lock ? LOCK_ASSISTANT : SELECT_ASSISTANT;
+  const { rows } = await runStatement<AssistantRow>(manager, statement, [assistantId, JSON.stringify(scope)]);
   const [row] = rows;
   return row ? toAssistant(row) : null;
 }
 
-/** An assistants row as SELECT_ASSISTANT (and update-assistant's RETURNING) reads it. */
+/** An assistants row as ASSISTANT_COLUMNS read it. */
 export interface AssistantRow {
   assistant_id: string;
   graph_id: string;
@@ -55,4 +59,18 @@ export function toAssistant(row: AssistantRow): Assistant {
     updatedAt: row.updated_at,
     encryptionContext: row.encryption_context,
   };
+}
+
+/** The assistants among `assistantIds` (UUIDs) within `scope`, in no particular order. */
+export async function selectAssistantsByIds(
+  manager: EntityManager,
+  assistantIds: readonly string[],
+  scope: Record<string, unknown>,
+): Promise<Assistant[]> {
+  const { rows } = await runStatement<AssistantRow>(
+    manager,
+    `SELECT ${ASSISTANT_COLUMNS} FROM assistants WHERE assistant_id = ANY(CAST($1 AS uuid[])) AND metadata @> CAST($2 AS jsonb)`,
+    [[...assistantIds], JSON.stringify(scope)],
+  );
+  return rows.map(toAssistant);
 }

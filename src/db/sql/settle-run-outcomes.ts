@@ -14,7 +14,8 @@ export interface RunOutcomeRecord {
   now: Date;
   thread: {
     threadId: string;
-    values: JsonObject | null;
+    /** As stored (sealed when encryption is on): any JSON value, or null. */
+    values: unknown;
     interrupts: JsonObject;
     /** The status the thread settles in when no other run is queued on it. */
     status: ThreadStatus;

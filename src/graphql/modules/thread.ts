@@ -65,7 +65,12 @@ builder.node(ThreadRef, {
     status: t.expose("status", { type: ThreadStatus }),
     metadata: t.expose("metadata", { type: "JSONObject" }),
     config: t.expose("config", { type: "JSONObject" }),
-    values: t.expose("values", { type: "JSONObject", nullable: true, description: "null until a run wrote state." }),
+    // JSON, not JSONObject: a functional-API graph's state may be a string, a number or a list.
+    values: t.expose("values", {
+      type: "JSON",
+      nullable: true,
+      description: "The latest state's values as the graph left them (an object for a StateGraph; any JSON value for a functional-API graph); null until a run wrote state.",
+    }),
     interrupts: t.expose("interrupts", { type: "JSONObject" }),
     error: t.expose("error", { type: "JSON", nullable: true, description: "The last run's error, when in error." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -133,7 +133,7 @@ async function recordOutcome(
     now: ctx.now(),
   };
   let thread: SettledThread;
-  let sealedValues: JsonObject | null;
+  let sealedValues: unknown;
   try {
     thread = await threadStateService.readThreadAfterRun(ctx, run, { failed: result.status === "error", error: outcome.error });
     const unstorable = findUnstorableText({ values: thread.values, interrupts: thread.interrupts }, "output");
@@ -195,7 +195,7 @@ async function recordOutcomeWithoutState(
  * JSON handlers. A handler that fails here is handled like a state that cannot be read: the
  * outcome is recorded and the thread keeps its last values; nothing is written in clear.
  */
-async function sealThreadValues(ctx: ServiceContext, threadId: string, values: JsonObject | null): Promise<JsonObject | null> {
+async function sealThreadValues(ctx: ServiceContext, threadId: string, values: unknown): Promise<unknown> {
   if (!ctx.encryption || values === null) return values;
   const context = await threadEncryptionContext(ctx.db.dataSource.manager, threadId, await ctx.encryption.contextMetadata());
   if (context === null) return values; // deleted meanwhile: hangar_settle_run records the run alone

@@ -867,14 +867,14 @@ export type GetThreadStateQueryVariables = Exact<{
 }>;
 
 
-export type GetThreadStateQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, state: { values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> } | null, history: Array<{ values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> }> } };
+export type GetThreadStateQuery = { thread: { threadId: string, status: ThreadStatus, values: unknown, state: { values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> } | null, history: Array<{ values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> }> } };
 
 export type UpdateThreadStateMutationVariables = Exact<{
   input: UpdateThreadStateInput;
 }>;
 
 
-export type UpdateThreadStateMutation = { updateThreadState: { checkpointId: string, thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> } | null } } };
+export type UpdateThreadStateMutation = { updateThreadState: { checkpointId: string, thread: { threadId: string, status: ThreadStatus, values: unknown, interrupts: Record<string, unknown>, state: { values: unknown, next: Array<string>, checkpointId: string | null, parentCheckpointId: string | null, metadata: Record<string, unknown> | null, createdAt: string | null, interrupts: unknown, tasks: Array<{ id: string, name: string, error: string | null, interrupts: unknown, result: unknown, checkpointNs: string | null }> } | null } } };
 
 export type GetThreadStepsQueryVariables = Exact<{
   threadId: string;
@@ -899,14 +899,14 @@ export type GetThreadExpiryQueryVariables = Exact<{
 
 export type GetThreadExpiryQuery = { thread: { threadId: string, updatedAt: string, expiresAt: string | null } };
 
-export type ThreadFieldsFragment = { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string };
+export type ThreadFieldsFragment = { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: unknown, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string };
 
 export type GetThreadQueryVariables = Exact<{
   threadId: string;
 }>;
 
 
-export type GetThreadQuery = { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string, assistant: { assistantId: string, name: string } | null } };
+export type GetThreadQuery = { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: unknown, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string, assistant: { assistantId: string, name: string } | null } };
 
 export type ListThreadsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -928,14 +928,14 @@ export type CreateThreadMutationVariables = Exact<{
 }>;
 
 
-export type CreateThreadMutation = { createThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
+export type CreateThreadMutation = { createThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: unknown, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
 
 export type UpdateThreadMutationVariables = Exact<{
   input: UpdateThreadInput;
 }>;
 
 
-export type UpdateThreadMutation = { updateThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
+export type UpdateThreadMutation = { updateThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: unknown, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
 
 export type DeleteThreadMutationVariables = Exact<{
   input: DeleteThreadInput;
@@ -949,7 +949,7 @@ export type CopyThreadMutationVariables = Exact<{
 }>;
 
 
-export type CopyThreadMutation = { copyThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
+export type CopyThreadMutation = { copyThread: { thread: { id: string, threadId: string, status: ThreadStatus, metadata: Record<string, unknown>, config: Record<string, unknown>, values: unknown, interrupts: Record<string, unknown>, error: unknown, createdAt: string, updatedAt: string } } };
 
 export type TokenUsageFieldsFragment = { inputTokens: number | null, outputTokens: number | null, totalTokens: number | null, inputTokenDetails: unknown, outputTokenDetails: unknown, estimated: boolean | null };
 

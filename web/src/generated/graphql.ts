@@ -482,7 +482,7 @@ export type PlaygroundThreadQueryVariables = Exact<{
 }>;
 
 
-export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: Record<string, unknown> | null, interrupts: Record<string, unknown>, state: { checkpointId: string | null, next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
+export type PlaygroundThreadQuery = { thread: { threadId: string, status: ThreadStatus, values: unknown, interrupts: Record<string, unknown>, state: { checkpointId: string | null, next: Array<string>, interrupts: unknown, tasks: Array<{ name: string, interrupts: unknown }> } | null, runs: { edges: Array<{ node: { runId: string, status: RunStatus } }> } } };
 
 export type RunOutcomeQueryVariables = Exact<{
   runId: string;
