@@ -1,17 +1,16 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { migrateOnly } from "../../src/db/migrate.js";
 import { MIGRATIONS } from "../../src/db/migration-list.js";
 import { createLogger } from "../../src/logger.js";
-import { adminUrl, databaseUrlFor } from "../helpers/postgres-urls.js";
 import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
+import { createTestDatabase } from "../helpers/test-database.js";
 
 /**
  * Two `hangar migrate` processes per fresh database, through the CLI entry: the deployment case
  * (an API and a worker started together), a few times. Node start-up dominates each trial, so
- * the many trials that make a lost race likely run as two database connections pools in this
+ * the many trials that make a lost race likely run as two database connection pools in this
  * process instead: they race in PostgreSQL as two processes do (each pool and its lock
  * connection are sessions of their own), at a fraction of the cost. Without the migration lock,
  * the in-process trials fail (checked by hand: 'duplicate key value violates unique constraint
@@ -44,24 +43,13 @@ async function countAppliedMigrations(databaseUrl: string): Promise<number> {
   }
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh database, empty rather than cloned from the migrated template: every migration and setup step has to run. */
 async function withEmptyDatabase(fn: (url: string) => Promise<void>): Promise<void> {
-  const name = `hangar_race_${randomBytes(6).toString("hex")}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
+  const database = await createTestDatabase({ empty: true });
   try {
-    await fn(databaseUrlFor(name));
+    await fn(database.url);
   } finally {
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await database.retire();
   }
 }
 

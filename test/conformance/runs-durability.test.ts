@@ -21,7 +21,7 @@ async function serverOn(database: TestDatabase, env: Record<string, string> = {}
 
 async function sharedDatabase(): Promise<TestDatabase> {
   const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
+  cleanups.push(() => database.retire());
   return database;
 }
 

@@ -73,7 +73,7 @@ describe("RunStampingCheckpointer on the group commit", () => {
   });
   afterAll(async () => {
     await pool.end();
-    await database.drop();
+    await database.retire();
   });
 
   const checkpointWith = (values: Record<string, unknown>): Checkpoint => {

@@ -47,7 +47,7 @@ afterAll(async () => {
   await server?.close();
   delete process.env.ROTATING_KEY_VERSION;
   await sql?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("X-Encryption-Context", () => {

@@ -35,7 +35,7 @@ afterAll(async () => {
   await server?.close();
   await postgresProxy?.close();
   await redisProxy?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 const waitUntil = (check: () => Promise<void>, timeout = CONDITION_TIMEOUT_MS) => vi.waitFor(check, { timeout, interval: 100 });
