@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
+import { CONDITION_TIMEOUT_MS } from "./test/helpers/condition-timeout.js";
 
 const require = createRequire(import.meta.url);
 
@@ -22,8 +23,8 @@ export default defineConfig({
     // alone took over 30 s at a load average of 24, so a test gets 60 s before it counts as stuck.
     testTimeout: 60_000,
     // expect.poll waits for a condition; vitest's default 1 s gives up on conditions that a
-    // loaded machine meets later (a console page re-rendering, a sweep's next pass).
-    expect: { poll: { timeout: 20_000 } },
+    // loaded machine meets later (test/helpers/condition-timeout.ts).
+    expect: { poll: { timeout: CONDITION_TIMEOUT_MS } },
     hookTimeout: 60_000,
     pool: "forks",
     // Two workers even on a 2-core machine (vitest's default there is one: cores - 1). A test file

@@ -25,6 +25,9 @@
  *   the embedded database (first start, restart) and PostgreSQL (first start, restart), and the
  *   build check `npm start` runs; BENCH_STARTUP_REPEATS, BENCH_STARTUP_IDLE_S, BENCH_STARTUP_SETTLE_S.
  *
+ * - console (bench/console.ts): the web console's graph view drawing a 50-node graph in headless
+ *   Chromium, p50/p95/p99 of the page's own render measure; BENCH_CONSOLE_RENDERS, CHROMIUM_PATH.
+ *
  * - protocol (bench/protocol.ts): protocol v2 over WebSocket vs the SSE thread stream: events/s
  *   delivered to 100 subscribers of one busy thread and to 1,000 sockets each on its own thread,
  *   server CPU per delivered event, RSS, SQL statements per subscriber; BENCH_PROTOCOL_SUBSCRIBERS,
@@ -45,6 +48,7 @@
  */
 import { timestamp } from "./bench-kit.js";
 import { compareSuite } from "./compare.js";
+import { consoleSuite } from "./console.js";
 import { cronsSuite } from "./crons.js";
 import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
@@ -63,6 +67,7 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   store: storeSuite,
   startup: startupSuite,
   protocol: protocolSuite,
+  console: consoleSuite,
 };
 
 // Opt-in only (npm run bench -- compare): it installs the official server outside the repository.

@@ -1,3 +1,4 @@
+import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.js";
 import "./modules/enums.js";
 import "./modules/assistant.js";
@@ -23,3 +24,11 @@ import "./modules/viewer.js";
 import "./modules/store-item.js";
 
 export const schema = builder.toSchema();
+
+/**
+ * The schema as schema.graphql holds it (`npm run codegen`), types and fields sorted so that the
+ * file changes only when the schema does, not when module import order does.
+ */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

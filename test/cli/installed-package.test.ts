@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * Hangar as a deployment's dependency, as a LangGraph user adds it: `npm pack` of this repository
- * (its `prepack` builds), `npm install <tgz>` into a folder holding only its own langgraph.json and
+ * (without its `prepack` build: the test run's global setup has just built dist/ the same way,
+ * test/helpers/global-setup.ts), `npm install <tgz>` into a folder holding only its own langgraph.json and
  * a TypeScript graph importing @langchain/langgraph (which resolves only because the installed
  * hangar depends on it), then `npx hangar serve` / `npx hangar dev` there on the embedded database.
  * One install for the file: it is the slow part (about 20 s with npm's cache warm).
@@ -101,7 +102,7 @@ async function shout(url: string, text: string): Promise<unknown> {
 
 beforeAll(async () => {
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "hangar-package-"));
-  await run("npm", ["pack", "--pack-destination", workDir], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+  await run("npm", ["pack", "--ignore-scripts", "--pack-destination", workDir], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
   const tarball = fs.readdirSync(workDir).find((name) => name.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack wrote no .tgz into ${workDir}`);
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([source?.drop(), target?.drop()]);
+  await Promise.all([source?.retire(), target?.retire()]);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

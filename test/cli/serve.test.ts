@@ -60,6 +60,6 @@ describe("hangar CLI", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
     expect(output).toMatch(/shutting down/);
-    await database.drop();
+    await database.retire();
   }, 60_000);
 });

@@ -32,7 +32,7 @@ describe("start-up messages", () => {
       await worker.close();
       expect(working.messages.filter((message) => OPEN_API.test(message))).toEqual([]);
     } finally {
-      await database.drop();
+      await database.retire();
     }
   });
 

@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { untilRunValues } from "../helpers/run-progress.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
@@ -19,9 +23,21 @@ async function serverOn(database: TestDatabase, env: Record<string, string> = {}
   return server;
 }
 
+/**
+ * A gate file for the `slow` graph's last node (test/fixtures/graphs/slow.ts): the run cannot end
+ * before the test opens it, however long the machine takes to stop or kill its process (at a
+ * load average of 20 the first process finished the run before its shutdown handed it back).
+ */
+async function gate(): Promise<{ file: string; open: () => Promise<void> }> {
+  const directory = await fs.mkdtemp(path.join(os.tmpdir(), "hangar-durability-"));
+  cleanups.push(() => fs.rm(directory, { recursive: true, force: true }));
+  const file = path.join(directory, randomUUID());
+  return { file, open: () => fs.writeFile(file, "open") };
+}
+
 async function sharedDatabase(): Promise<TestDatabase> {
   const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
+  cleanups.push(() => database.retire());
   return database;
 }
 
@@ -34,10 +50,12 @@ describe("durable runs", () => {
     const database = await sharedDatabase();
     const first = await serverOn(database, { HANGAR_SHUTDOWN_GRACE_MS: "50" });
     const thread = await first.client.threads.create();
-    const run = await first.client.runs.create(thread.thread_id, "slow", { input: human("survive"), context: { step_ms: 250 } });
-    // Shut down while the second node runs: right after the first node's values were streamed.
+    const third = await gate();
+    const run = await first.client.runs.create(thread.thread_id, "slow", { input: human("survive"), context: { step_ms: 250, gate_file: third.file } });
+    // Shut down while the second node runs (or the third waits at its gate): after the first node's values were streamed.
     await untilRunValues(first.client, thread.thread_id, run.run_id, (values) => contents(values).includes("first done"));
     await first.close();
+    await third.open();
 
     const second = await serverOn(database);
     const values = await second.client.runs.join(thread.thread_id, run.run_id);
@@ -59,10 +77,12 @@ describe("durable runs", () => {
     cleanups.push(async () => void worker.kill("SIGKILL"));
 
     const thread = await api.client.threads.create();
-    const run = await api.client.runs.create(thread.thread_id, "slow", { input: human("crash"), context: { step_ms: 300 } });
+    const third = await gate();
+    const run = await api.client.runs.create(thread.thread_id, "slow", { input: human("crash"), context: { step_ms: 300, gate_file: third.file } });
     await waitFor(async () => (await api.client.threads.getState(thread.thread_id)).values !== undefined &&
       contents((await api.client.threads.getState(thread.thread_id)).values).includes("first done"));
     worker.kill("SIGKILL"); // no shutdown path runs: the lease simply stops being renewed
+    await third.open();
 
     const rescuer = await serverOn(database, { HANGAR_RUN_LEASE_MS: "600" });
     const values = await rescuer.client.runs.join(thread.thread_id, run.run_id);

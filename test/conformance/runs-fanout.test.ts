@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CuttableProxy } from "../helpers/cuttable-proxy.js";
 import { startSplitProcesses, startTestServer, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
@@ -77,7 +78,7 @@ describe("event fan-out after Redis drops and comes back", () => {
         expect(arrivals).toHaveLength(3);
         expect(arrivals[2]! - arrivals[0]!).toBeGreaterThan(200);
       },
-      { timeout: 20_000, interval: 200 },
+      { timeout: CONDITION_TIMEOUT_MS, interval: 200 },
     );
   });
 });

@@ -35,7 +35,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await stopCliProcesses();
-  await database?.drop();
+  await database?.retire();
 });
 
 interface Received {

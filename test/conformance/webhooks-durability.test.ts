@@ -18,7 +18,7 @@ afterEach(async () => {
 describe("the webhook outbox", () => {
   it("delivers a webhook queued before the server process was SIGKILLed, after a restart", { timeout: 180_000 }, async () => {
     const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
+    cleanups.push(() => database.retire());
     // The receiver is down at first: the webhook is queued and its first attempt fails.
     const port = await unusedPort();
     const first = await spawnServer(database);

@@ -89,7 +89,7 @@ describe("the Test page's graph (#2, #6)", () => {
       await request.waitFor({ state: "detached" });
       // The page has caught up when its status bar shows the thread's newest run as a success.
       const threadId = new URL(page.url()).searchParams.get("thread")!;
-      await expect.poll(async () => (await server.client.threads.get(threadId)).status, { timeout: 20_000 }).toBe("idle");
+      await expect.poll(async () => (await server.client.threads.get(threadId)).status).toBe("idle");
       const [newest] = await server.client.runs.list(threadId, { limit: 1 });
       const statusBar = page.getByTestId("run-status").filter({ hasText: `run ${newest!.run_id.slice(0, 8)}` });
       await statusBar.getByText("success").waitFor();

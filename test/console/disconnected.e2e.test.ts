@@ -36,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("the disconnected state", () => {

@@ -64,7 +64,7 @@ describe("editing the approval graph's state", () => {
     await editor.getByRole("button", { name: "Save and continue" }).click();
     // As write_draft, the graph goes on to review, which asks about the edited draft.
     await expect
-      .poll(async () => (await server.client.threads.getState<Approval>(threadId)).tasks[0]?.interrupts[0]?.value, { timeout: 20_000 })
+      .poll(async () => (await server.client.threads.getState<Approval>(threadId)).tasks[0]?.interrupts[0]?.value)
       .toMatchObject([{ action_request: { args: { reply: edited } } }]);
   }, 240_000);
 });

@@ -1,8 +1,11 @@
+import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client as LangSmithClient } from "langsmith";
 import { RunTree } from "langsmith/run_trees";
 import { describe, expect, it } from "vitest";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
 
 /**
@@ -54,40 +57,50 @@ describe("the graph view", () => {
     expect(await graphView().getAttribute("data-node-count")).toBe("5");
   });
 
-  it("renders a 50-node graph quickly", async () => {
+  // How fast it draws is `npm run bench -- console` (bench/console.ts): a timed assertion here
+  // failed on a loaded machine (2.1 s at a load average of 24) with nothing wrong in the page.
+  it("renders a 50-node graph, every node, and measures its render", async () => {
     const { page } = fixture;
     await page.goto(`${fixture.server.url}/console/assistants/wide`);
     await graphNode("n9_4").waitFor();
     expect(Number(await graphView().getAttribute("data-node-count"))).toBe(52);
-    await expect.poll(() => graphView().getAttribute("data-render-ms")).not.toBeNull();
-    const renderMs = Number(await graphView().getAttribute("data-render-ms"));
-    const measured = await page.evaluate(() => performance.getEntriesByName("graph-view", "measure").map((entry) => entry.duration));
-    console.log(`graph view, 52 nodes / 55 edges: ${renderMs.toFixed(1)} ms from drawing to painted nodes (all measures: ${measured.map((ms) => ms.toFixed(1)).join(", ")})`);
-    // Generous: the target is 200 ms; a shared CI machine may be slower.
-    expect(renderMs).toBeLessThan(1000);
+    const expected = ["__start__", "__end__", ...Array.from({ length: 50 }, (_, index) => `n${Math.floor(index / 5)}_${index % 5}`)];
+    expect((await nodeIds()).sort()).toEqual(expected.sort());
+    await expect.poll(() => graphView().getAttribute("data-render-ms")).toMatch(/^\d+(\.\d+)?$/);
     await saveScreenshot(page, "52-graph-50-nodes");
   });
 
   it("highlights the running node live beside the test chat", async () => {
     const { page } = fixture;
-    await page.goto(`${fixture.server.url}/console/playground?assistant=pipeline`);
-    await graphNode("plan").waitFor();
-    await page.getByText("Run options").click();
-    await page.getByLabel("Send the message box as raw JSON input").check();
-    // Each node waits this long: time enough to see every one of them running, and to take a
-    // screenshot between two of them (900 ms was not, at a load average of 15 on 2 cores).
-    await page.getByLabel("Context for these runs").fill('{"step_ms": 3000}');
-    await page.getByLabel("Message", { exact: true }).fill('{"topic": "graphs"}');
-    await page.keyboard.press("Enter");
-    // Starting the run (a worker's claim) comes first: slower than the page's 10 s default when loaded.
-    await page.locator('[data-node-id="plan"][data-state="active"]').waitFor({ timeout: 30_000 });
-    await saveScreenshot(page, "53-graph-live-plan");
-    await page.locator('[data-node-id="research"][data-state="active"]').waitFor();
-    expect(await graphNode("plan").getAttribute("data-state")).toBe("finished");
-    await page.locator('[data-node-id="write"][data-state="active"]').waitFor();
-    await page.locator('[data-node-id="write"][data-state="finished"]').waitFor();
-    expect(await graphView().locator('[data-state="active"]').count()).toBe(0);
-    await saveScreenshot(page, "54-graph-live-finished");
+    // Each node waits at its gate until the test has seen it running (test/fixtures/graphs/studio.ts).
+    const gates = await fs.mkdtemp(path.join(os.tmpdir(), "hangar-studio-gates-"));
+    const open = (...nodes: string[]) => Promise.all(nodes.map((node) => fs.writeFile(path.join(gates, node), "open")));
+    try {
+      await page.goto(`${fixture.server.url}/console/playground?assistant=pipeline`);
+      await graphNode("plan").waitFor();
+      await page.getByText("Run options").click();
+      await page.getByLabel("Send the message box as raw JSON input").check();
+      await page.getByLabel("Context for these runs").fill(JSON.stringify({ step_ms: 0, gate_dir: gates }));
+      await page.getByLabel("Message", { exact: true }).fill('{"topic": "graphs"}');
+      await page.keyboard.press("Enter");
+      // Starting the run (a worker's claim) comes first: slower than the page's 10 s default when loaded.
+      await page.locator('[data-node-id="plan"][data-state="active"]').waitFor({ timeout: CONDITION_TIMEOUT_MS });
+      await saveScreenshot(page, "53-graph-live-plan");
+      await open("plan");
+      await page.locator('[data-node-id="research"][data-state="active"]').waitFor();
+      expect(await graphNode("plan").getAttribute("data-state")).toBe("finished");
+      await open("search", "summarize");
+      await page.locator('[data-node-id="write"][data-state="active"]').waitFor();
+      expect(await graphNode("research").getAttribute("data-state")).toBe("finished");
+      await open("write");
+      await page.locator('[data-node-id="write"][data-state="finished"]').waitFor();
+      expect(await graphView().locator('[data-state="active"]').count()).toBe(0);
+      await saveScreenshot(page, "54-graph-live-finished");
+    } finally {
+      // A failing test still lets its run end; one still waiting is aborted when the server closes.
+      await open("plan", "search", "summarize", "write");
+      await fs.rm(gates, { recursive: true, force: true });
+    }
   });
 });
 

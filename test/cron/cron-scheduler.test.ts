@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await other?.close();
   await scheduling?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 /**

@@ -26,7 +26,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const server of servers) await server.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("two schedulers on one database", () => {

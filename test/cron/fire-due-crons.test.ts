@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeCronsDue, runsPerCron, sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // Firing through the real scheduler (its clock, claim SQL, NOTIFY wake-ups) and the real
 // run worker. Instead of waiting for wall-clock slots, tests move a cron's next_run_date to now
@@ -140,7 +141,7 @@ describe("what stops a cron", () => {
   it("a busy thread refuses a firing of a cron whose multitask strategy is reject; interrupt stops the thread's run", async () => {
     const thread = await server.client.threads.create();
     const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
-    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: 20_000 });
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: CONDITION_TIMEOUT_MS });
     const rejecting = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("no"), multitaskStrategy: "reject" });
     await makeCronsDue(server.database, [rejecting.cron_id]);
     await waitUntil(async () => expect((await cronRow(rejecting.cron_id)).next_run_date!.getTime()).toBeGreaterThan(Date.now()));
@@ -176,7 +177,7 @@ describe("what stops a cron", () => {
   it("a firing with multitask rollback stops the thread's running run and erases it and its checkpoints", async () => {
     const thread = await server.client.threads.create();
     const busy = await server.client.runs.create(thread.thread_id, "slow", { input: human("long"), context: { step_ms: 2000 } });
-    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: 20_000 });
+    await vi.waitFor(async () => expect((await server.client.runs.get(thread.thread_id, busy.run_id)).status).toBe("running"), { timeout: CONDITION_TIMEOUT_MS });
     const cron = await server.client.crons.createForThread(thread.thread_id, "echo", { schedule: "0 0 1 1 *", input: human("instead"), multitaskStrategy: "rollback" });
     await makeCronsDue(server.database, [cron.cron_id]);
     await waitUntil(async () => {

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.end();
   await client?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 // The graphs that wrote the fixture's two threads (node names are part of their checkpoints).

@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.end();
-  await database.drop();
+  await database.retire();
 });
 beforeEach(() => {
   checkpointStatements = 0;

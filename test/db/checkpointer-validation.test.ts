@@ -15,7 +15,7 @@ validate(
       clear: () => pool.query("TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes").then(() => undefined),
       async close() {
         await pool.end();
-        await database.drop();
+        await database.retire();
       },
     };
   }),

@@ -25,7 +25,7 @@ afterAll(async () => {
   await proxy?.restore();
   await server?.close();
   await proxy?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 async function createThread(): Promise<Response> {

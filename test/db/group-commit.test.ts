@@ -4,6 +4,7 @@ import { emptyCheckpoint, uuid6, type Checkpoint } from "@langchain/langgraph-ch
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { GroupCommit } from "../../src/db/group-commit.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 /** A GroupCommit over a recording writer; `failWhen` makes a write throw when an item matches. */
 function recordingCommit(failWhen: (item: string) => boolean = () => false) {
@@ -43,7 +44,7 @@ describe("GroupCommit", () => {
     const { commit, rounds, onError } = recordingCommit((item) => item === "bad");
     commit.add("x");
     expect(commit.uncommitted).toEqual(["x"]);
-    await vi.waitFor(() => expect(rounds).toEqual([["x"]]), { timeout: 20_000 });
+    await vi.waitFor(() => expect(rounds).toEqual([["x"]]), { timeout: CONDITION_TIMEOUT_MS });
 
     commit.add("y");
     commit.add("bad");
@@ -72,7 +73,7 @@ describe("RunStampingCheckpointer on the group commit", () => {
   });
   afterAll(async () => {
     await pool.end();
-    await database.drop();
+    await database.retire();
   });
 
   const checkpointWith = (values: Record<string, unknown>): Checkpoint => {

@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 interface PriceRow {

@@ -13,7 +13,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 it("knows the backend pids of its pool's connections, and only those (NOTIFYs it sent itself are skipped)", async () => {

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("withPoolShare", () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pool.end();
-  await database.drop();
+  await database.retire();
 });
 
 

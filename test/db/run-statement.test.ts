@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // TypeORM ends the pool it was given.
   await dataSource?.destroy();
-  await database?.drop();
+  await database?.retire();
 });
 
 /** Every statement kind on one handle; the table is emptied first. */

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database?.drop();
+  await database?.retire();
 });
 
 it("test/db/schema.sql is what the migrations produce (run `npm run db:schema` after adding one)", async () => {

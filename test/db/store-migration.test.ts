@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 it("copies the items an earlier Hangar's PostgresStore wrote (table store) into store_items", async () => {

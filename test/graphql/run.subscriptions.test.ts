@@ -12,6 +12,7 @@ import {
   type RunEventFieldsFragment,
 } from "./generated/graphql.js";
 import { executeOk, graphqlWebSocketUrl } from "./helpers.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 const API_KEY = "run-subscriptions-key";
 
@@ -132,9 +133,9 @@ describe("runEvents over graphql-ws", () => {
     const run = await createRun(threadId, "echo", { afterSeconds: 3_600 });
     const subscription = subscribe(connect(), RunEventsDocument, { runId: run.runId });
     const first = subscription.next();
-    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     await subscription.return!();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: CONDITION_TIMEOUT_MS });
     await expect(first).resolves.toMatchObject({ done: true });
   });
 });
@@ -185,9 +186,9 @@ describe("runEvents over Yoga's SSE (POST /graphql, Accept: text/event-stream)",
       disconnect.signal,
     );
     expect(response.status).toBe(200);
-    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     disconnect.abort();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: CONDITION_TIMEOUT_MS });
   });
 });
 

@@ -9,6 +9,7 @@ import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers
 import { signUserToken } from "../helpers/user-tokens.js";
 import { ThreadEventsDocument, type ThreadEventFieldsFragment, type ThreadEventsSubscriptionVariables } from "./generated/graphql.js";
 import { graphqlWebSocketUrl } from "./helpers.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // The GraphQL subscription threadEvents over a real graphql-ws WebSocket: the protocol v2 event
 // channels of a thread, the same events (ids, data) as the protocol's own SSE stream sends.
@@ -126,7 +127,7 @@ describe("threadEvents", () => {
     const listeners = trackThreadListeners();
     const client = connect(server);
     const reading = readThreadEvents(client, { threadId, channels: ["messages", "lifecycle"] }, isRootEnd);
-    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     await startRun(threadId, { assistant_id: "agent", input: human("tell me something") });
     const events = await reading;
     const deltas = events.filter((event) => (event.data as { event?: string }).event === "content-block-delta");
@@ -199,9 +200,9 @@ describe("threadEvents", () => {
     const listeners = trackThreadListeners();
     const subscription = connect(server).iterate({ query: print(ThreadEventsDocument), variables: { threadId, channels: ["values"] } });
     const first = subscription.next();
-    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     await subscription.return!();
-    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners.open()).toBe(0), { timeout: CONDITION_TIMEOUT_MS });
     await expect(first).resolves.toMatchObject({ done: true });
   });
 });

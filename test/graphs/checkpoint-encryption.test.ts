@@ -49,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.ENCRYPTION_KEY;
   await sql?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("checkpoint encryption (langgraph.json encryption.path)", () => {

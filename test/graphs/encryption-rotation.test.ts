@@ -4,6 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // langgraph.json `encryption` with handlers that version their key (test/fixtures/encryption/
 // rotating-json.ts): the X-Encryption-Context header becomes the context writes are sealed with
@@ -26,7 +27,7 @@ async function field(table: string, column: string, where: string, value: unknow
 /** Polls until the stored field's key is sealed with `version`: replacements are stored after the read answers. */
 async function sealedWith(version: string, read: () => Promise<Record<string, unknown>>, key: string): Promise<string> {
   let value = String((await read())[key]);
-  for (let waited = 0; !value.startsWith(`${version}:`) && waited < 20_000; waited += 50) {
+  for (let waited = 0; !value.startsWith(`${version}:`) && waited < CONDITION_TIMEOUT_MS; waited += 50) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     value = String((await read())[key]);
   }
@@ -46,7 +47,7 @@ afterAll(async () => {
   await server?.close();
   delete process.env.ROTATING_KEY_VERSION;
   await sql?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("X-Encryption-Context", () => {

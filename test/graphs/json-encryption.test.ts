@@ -53,7 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.ENCRYPTION_KEY;
   await sql?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("JSON field encryption (encrypt.json / decrypt.json, context)", () => {

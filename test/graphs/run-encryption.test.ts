@@ -58,7 +58,7 @@ afterAll(async () => {
   await server?.close();
   delete process.env.ENCRYPTION_KEY;
   await sql?.end();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("run and cron encryption (encrypt.json on run metadata/kwargs, cron metadata/payload)", () => {

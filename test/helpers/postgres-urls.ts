@@ -23,6 +23,11 @@ export function testDatabasePrefix(): string {
   return templateDatabase().replace("_template_", "_run_") + "_";
 }
 
+/** The prefix of this run's databases that their files are done with: global-setup's teardown drops them. */
+export function retiredDatabasePrefix(): string {
+  return templateDatabase().replace("_template_", "_retired_") + "_";
+}
+
 export function databaseUrlFor(database: string): string {
   const url = new URL(BASE_URL);
   url.pathname = `/${database}`;

@@ -25,7 +25,7 @@ export interface TestServerOptions {
   apiKeys?: string[];
   configPath?: string;
   maxBodyBytes?: number;
-  /** Share a database with another test server (multi-process scenarios); it is not dropped on close. */
+  /** Share a database with another test server (multi-process scenarios); it is not retired on close. */
   database?: TestDatabase;
   /** Extra environment (REDIS_URL, HANGAR_RUN_LEASE_MS, ...). */
   env?: Record<string, string>;
@@ -63,7 +63,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } catch (error) {
     // A server that failed to start (bad config, a deployment that does not load) leaves no
     // database behind: the test files that expect such failures would otherwise leak one each.
-    if (ownsDatabase) await database.drop();
+    if (ownsDatabase) await database.retire();
     throw error;
   }
 }
@@ -100,7 +100,7 @@ async function startOnDatabase(options: TestServerOptions, database: TestDatabas
       openServers.delete(server);
       closing ??= (async () => {
         await hangar.close();
-        if (ownsDatabase) await database.drop();
+        if (ownsDatabase) await database.retire();
       })();
       return closing;
     },
@@ -127,7 +127,7 @@ export async function startSplitProcesses(options: { redis?: boolean } = {}): Pr
   const started: TestServer[] = [];
   const close = async () => {
     for (const server of started.reverse()) await server.close();
-    await database.drop();
+    await database.retire();
   };
   try {
     const executing = await startTestServer({ database, env });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CuttableProxy } from "../helpers/cuttable-proxy.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 /**
  * Liveness and readiness with real dependencies behind TCP proxies that the test cuts: /ok never
@@ -34,10 +35,10 @@ afterAll(async () => {
   await server?.close();
   await postgresProxy?.close();
   await redisProxy?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
-const waitUntil = (check: () => Promise<void>, timeout = 20_000) => vi.waitFor(check, { timeout, interval: 100 });
+const waitUntil = (check: () => Promise<void>, timeout = CONDITION_TIMEOUT_MS) => vi.waitFor(check, { timeout, interval: 100 });
 
 interface ReadinessBody {
   ok: boolean;

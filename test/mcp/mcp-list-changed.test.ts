@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // tools/list_changed across processes: two Hangar servers on one database; an assistant changed
 // through either reaches an MCP session on the first (the assistants trigger's NOTIFY), once.
@@ -40,7 +41,7 @@ describe("tools/list_changed", () => {
   it("arrives once for a change made through this process", async () => {
     notifications = 0;
     await first.client.assistants.create({ graphId: "echo", name: "made here" });
-    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     // The trigger's NOTIFY of this process's own change is not passed on a second time.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(notifications).toBe(1);
@@ -49,13 +50,13 @@ describe("tools/list_changed", () => {
   it("arrives for changes made through another process: create, update, delete", async () => {
     notifications = 0;
     const assistant = await second.client.assistants.create({ graphId: "echo", name: "made elsewhere" });
-    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(notifications).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("made_elsewhere");
     await second.client.assistants.update(assistant.assistant_id, { name: "renamed elsewhere" });
-    await vi.waitFor(() => expect(notifications).toBe(2), { timeout: 20_000 });
+    await vi.waitFor(() => expect(notifications).toBe(2), { timeout: CONDITION_TIMEOUT_MS });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain("renamed_elsewhere");
     await second.client.assistants.delete(assistant.assistant_id);
-    await vi.waitFor(() => expect(notifications).toBe(3), { timeout: 20_000 });
+    await vi.waitFor(() => expect(notifications).toBe(3), { timeout: CONDITION_TIMEOUT_MS });
     expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("renamed_elsewhere");
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { mcpTransport } from "../helpers/mcp-transport.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // The official MCP client against /mcp of the fixture deployment (agent, echo, slow, ...), with an
 // API key: tools are the assistants, a call is an ordinary stateless run.
@@ -60,7 +61,7 @@ describe("MCP tools", () => {
       const root = await server.request(`/tracing/runs/${runId}`);
       expect(root.status).toBe(200);
       expect((await root.json()).extra.metadata).toMatchObject({ run_id: runId, graph_id: "agent" });
-    }, { timeout: 20_000 });
+    }, { timeout: CONDITION_TIMEOUT_MS });
     const values = result.structuredContent as { messages: Array<{ type: string; content: string }> };
     expect(values.messages.at(-1)?.type).toBe("ai");
   });
@@ -96,7 +97,7 @@ describe("MCP tools", () => {
         `SELECT error FROM trace_runs WHERE parent_run_id IS NULL AND extra->'metadata'->>'graph_id' = 'slow' AND error IS NOT NULL`,
       );
       expect(roots.map((root) => root.error)).toEqual([expect.stringMatching(/^Abort/)]);
-    }, { timeout: 20_000 });
+    }, { timeout: CONDITION_TIMEOUT_MS });
   });
 
   it("announces tools/list_changed when an assistant is created, and lists the new tool", async () => {

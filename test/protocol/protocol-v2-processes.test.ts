@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -6,6 +9,7 @@ import WebSocket from "ws";
 import { ThreadEventsDocument, type ThreadEventFieldsFragment } from "../graphql/generated/graphql.js";
 import { graphqlWebSocketUrl } from "../graphql/helpers.js";
 import { startSplitProcesses, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // Protocol v2 streams read Hangar's stored run events, announced across processes by Redis (as
 // run streams are): an SDK thread stream on a process without a worker follows a run that
@@ -14,33 +18,52 @@ const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
 let processes: SplitProcesses;
 let apiOnly: TestServer;
+let gates: string;
 
 beforeAll(async () => {
+  gates = await fs.mkdtemp(path.join(os.tmpdir(), "hangar-protocol-gates-"));
   processes = await startSplitProcesses();
   ({ apiOnly } = processes);
 });
 afterAll(async () => {
   await processes?.close();
+  await fs.rm(gates, { recursive: true, force: true });
 });
+
+/**
+ * The `slow` graph's last node waits for this gate file (test/fixtures/graphs/slow.ts): states
+ * seen before `open()` were streamed live, while the run provably had not ended. Opened at the
+ * latest by `finally`, so a failing test still lets its run end.
+ */
+function gate(): { file: string; open: () => Promise<void> } {
+  const file = path.join(gates, randomUUID());
+  return { file, open: () => fs.writeFile(file, "open") };
+}
 
 describe("protocol v2 across processes", () => {
   for (const transport of ["sse", "websocket"] as const) {
     it(`streams over ${transport}, live, a run that another process executes`, async () => {
       const thread = apiOnly.client.threads.stream({ assistantId: "slow", transport });
-      const arrivals: number[] = [];
+      const third = gate();
+      const arrivals: Array<{ messages: unknown[] }> = [];
       try {
-        await thread.run.start({ input: human("across"), context: { step_ms: 150 } } as never);
-        const started = Date.now();
-        for await (const _values of thread.values) arrivals.push(Date.now() - started);
+        await thread.run.start({ input: human("across"), context: { step_ms: 10, gate_file: third.file } } as never);
+        const reading = (async () => {
+          for await (const values of thread.values) arrivals.push(values as { messages: unknown[] });
+        })();
+        // Live: the state after the second node arrives while the third waits at its gate.
+        await vi.waitFor(() => expect(arrivals.at(-1)?.messages).toHaveLength(3), { timeout: CONDITION_TIMEOUT_MS });
+        await third.open();
+        await reading;
         const output = (await thread.output) as { messages: unknown[] };
         expect(output.messages).toHaveLength(4);
+        expect(arrivals.length).toBeGreaterThanOrEqual(3);
+        expect(arrivals.at(-1)?.messages).toHaveLength(4);
       } finally {
+        await third.open();
         await thread.close();
       }
       expect(apiOnly.hangar.worker).toBeNull();
-      // Live: the states arrived spread over the run's three 150 ms steps, not all at its end.
-      expect(arrivals.length).toBeGreaterThanOrEqual(3);
-      expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan(200);
     });
   }
 
@@ -50,25 +73,28 @@ describe("protocol v2 across processes", () => {
     const bus = apiOnly.hangar.runtime.streaming.bus;
     const listening = vi.spyOn(bus, "subscribeThread");
     const client = createClient({ url: graphqlWebSocketUrl(apiOnly), webSocketImpl: WebSocket, retryAttempts: 0 });
-    const arrivals: Array<{ event: ThreadEventFieldsFragment; at: number }> = [];
+    const third = gate();
+    const arrivals: ThreadEventFieldsFragment[] = [];
     try {
       const reading = (async () => {
         const query = print(ThreadEventsDocument);
         for await (const result of client.iterate({ query, variables: { threadId, channels: ["values", "lifecycle"] } })) {
           const event = (result.data as { threadEvents: ThreadEventFieldsFragment }).threadEvents;
-          arrivals.push({ event, at: Date.now() });
+          arrivals.push(event);
           if (event.method === "lifecycle" && (event.data as { event: string }).event === "completed") return;
         }
       })();
       // Subscribed before the run exists: what follows arrives live, not replayed.
-      await vi.waitFor(() => expect(listening).toHaveBeenCalled(), { timeout: 20_000 });
-      const run = await apiOnly.client.runs.create(threadId, "slow", { input: human("across"), context: { step_ms: 150 } } as never);
+      await vi.waitFor(() => expect(listening).toHaveBeenCalled(), { timeout: CONDITION_TIMEOUT_MS });
+      const run = await apiOnly.client.runs.create(threadId, "slow", { input: human("across"), context: { step_ms: 10, gate_file: third.file } } as never);
+      // Live: the run's start and its first three states arrive while its last node waits at the gate.
+      await vi.waitFor(() => expect(arrivals.map((event) => event.method)).toEqual(["lifecycle", "values", "values", "values"]), { timeout: CONDITION_TIMEOUT_MS });
+      await third.open();
       await reading;
-      expect(arrivals.map(({ event }) => event.method)).toEqual(["lifecycle", "values", "values", "values", "values", "lifecycle"]);
-      expect(new Set(arrivals.map(({ event }) => event.runId))).toEqual(new Set([run.run_id]));
-      const values = arrivals.filter(({ event }) => event.method === "values");
-      expect(values.at(-1)!.at - values[0]!.at).toBeGreaterThan(200);
+      expect(arrivals.map((event) => event.method)).toEqual(["lifecycle", "values", "values", "values", "values", "lifecycle"]);
+      expect(new Set(arrivals.map((event) => event.runId))).toEqual(new Set([run.run_id]));
     } finally {
+      await third.open();
       listening.mockRestore();
       await client.dispose();
     }

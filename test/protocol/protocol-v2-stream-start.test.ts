@@ -7,6 +7,7 @@ import { ThreadEventsDocument, type ThreadEventFieldsFragment } from "../graphql
 import { graphqlWebSocketUrl } from "../graphql/helpers.js";
 import { FIXTURE_DEPLOYMENT, startTestServer, type TestServer } from "../helpers/test-server.js";
 import { protocolWire, rootFinished, type Frame } from "./protocol-wire-client.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // Where a thread's protocol stream starts and what its lifecycle `started` events name, the same
 // over the three transports that carry it: SSE (POST /threads/{id}/stream/events), the protocol's
@@ -96,7 +97,7 @@ describe("lifecycle `started`", () => {
     // lifecycle event is the run's own) before the run starts.
     const listeners = countThreadListeners(threadId);
     const live = readThread(transport, threadId, ["lifecycle"], 1);
-    await vi.waitFor(() => expect(listeners()).toBe(1), { timeout: 20_000 });
+    await vi.waitFor(() => expect(listeners()).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
     const runId = await startRun(threadId, { assistant_id: "nested", input: {} });
     const replayedNames = (events: Seen[]) => startedEvents(events).map((event) => [event.namespace.map((segment) => segment.split(":")[0]), event.data.graph_name]);
     const expected = [

@@ -80,7 +80,7 @@ describe("@langchain/react useStream against Hangar", () => {
     it(`submits and shows the answer and the tool call, over ${transport}`, async () => {
       const { page, errors } = await openChat({ assistant: "tool_agent", transport });
       await send(page, "weather");
-      await expect.poll(() => aiText(page), { timeout: 20_000 }).toContain("The lookup said: found: weather");
+      await expect.poll(() => aiText(page)).toContain("The lookup said: found: weather");
       await expect.poll(() => page.getByTestId("loading").textContent()).toBe("idle");
       expect(await page.getByTestId("message-human").allTextContents()).toEqual(["weather"]);
       expect(await aiText(page)).toEqual(["Let me look up weather.", "The lookup said: found: weather"]);
@@ -96,9 +96,9 @@ describe("@langchain/react useStream against Hangar", () => {
   it("shows an interrupt and answers it (input.respond)", async () => {
     const { page, errors } = await openChat({ assistant: "interrupting", transport: "websocket" });
     await send(page, "please");
-    await expect.poll(() => page.getByTestId("interrupt-value").textContent().catch(() => null), { timeout: 20_000 }).toBe(JSON.stringify({ question: "approve?" }));
+    await expect.poll(() => page.getByTestId("interrupt-value").textContent().catch(() => null)).toBe(JSON.stringify({ question: "approve?" }));
     await page.getByTestId("approve").click();
-    await expect.poll(() => page.getByTestId("values").textContent(), { timeout: 20_000 }).toContain("approved: yes");
+    await expect.poll(() => page.getByTestId("values").textContent()).toContain("approved: yes");
     await expect.poll(() => page.getByTestId("interrupt").count()).toBe(0);
     const threadId = (await page.getByTestId("thread").textContent())!;
     const runs = await server.client.runs.list(threadId);
@@ -113,14 +113,14 @@ describe("@langchain/react useStream against Hangar", () => {
     const gate = path.join(scratch, `gate-${Date.now()}`);
     const { page, errors } = await openChat({ assistant: "tool_agent", transport: "sse", gate });
     await send(page, "slow please");
-    await expect.poll(() => aiText(page), { timeout: 20_000 }).toEqual(["First half of a slow answer."]);
+    await expect.poll(() => aiText(page)).toEqual(["First half of a slow answer."]);
     const threadId = await page.getByTestId("thread").textContent();
     await page.reload();
     // The same thread, the run still going: the first half is back (replayed), once.
     await expect.poll(() => page.getByTestId("thread").textContent()).toBe(threadId);
-    await expect.poll(() => aiText(page), { timeout: 20_000 }).toEqual(["First half of a slow answer."]);
+    await expect.poll(() => aiText(page)).toEqual(["First half of a slow answer."]);
     await fs.writeFile(gate, "open");
-    await expect.poll(() => aiText(page), { timeout: 20_000 }).toEqual(["First half of a slow answer. Second half, after the gate."]);
+    await expect.poll(() => aiText(page)).toEqual(["First half of a slow answer. Second half, after the gate."]);
     await expect.poll(() => page.getByTestId("loading").textContent()).toBe("idle");
     expect(await page.getByTestId("message-human").allTextContents()).toEqual(["slow please"]);
     expect(errors).toEqual([]);
@@ -130,7 +130,7 @@ describe("@langchain/react useStream against Hangar", () => {
   it("discovers a subgraph by its namespace", async () => {
     const { page, errors } = await openChat({ assistant: "nested", transport: "websocket", raw: "1" });
     await send(page, "{}");
-    await expect.poll(() => page.getByTestId("values").textContent(), { timeout: 20_000 }).toContain("writer drafted");
+    await expect.poll(() => page.getByTestId("values").textContent()).toContain("writer drafted");
     await expect.poll(() => page.getByTestId("subgraph").allTextContents()).toEqual([expect.stringMatching(/^planner planner:[0-9a-f-]+ complete$/)]);
     expect(errors).toEqual([]);
     await page.context().close();

@@ -37,7 +37,7 @@ describe("agent calls of stateless runs", () => {
     expect(first.done).toBe(false);
     // The caller stops reading until the run has ended and its row is gone with its thread:
     // the deletion wins the race with the call's read of the row, every time.
-    await expect.poll(() => runRows(run.runId), { timeout: 20_000, interval: 50 }).toBe(0);
+    await expect.poll(() => runRows(run.runId), { interval: 50 }).toBe(0);
     const seen: RunStreamEvent[] = [];
     let result: AgentCallResult;
     for (;;) {

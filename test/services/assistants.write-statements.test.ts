@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await proxy?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 describe("assistants.update", () => {
