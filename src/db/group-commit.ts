@@ -52,7 +52,7 @@ export class GroupCommit<T> {
   add(item: T): void {
     this.queued.push({ item });
     if (this.queued.length >= this.options.maxBatch) this.requestRound();
-    else this.timer ??= setTimeout(() => this.requestRound(), this.options.delayMs);
+    else this.startTimer();
   }
 
   flush(): Promise<void> {
@@ -66,6 +66,19 @@ export class GroupCommit<T> {
   /** Items not yet committed (queued or in the round in flight), oldest first. */
   get uncommitted(): readonly T[] {
     return [...this.inFlightItems, ...this.queued.map((pending) => pending.item)];
+  }
+
+  /**
+   * Starts the `delayMs` timer unless one is pending. A timer that fired forgets itself first:
+   * one that fires while a round is in flight does nothing, and left set it would keep every
+   * later `add` from starting a timer, so added items waited for the next flush or submit
+   * (a run's events reached other processes' readers only when the run ended).
+   */
+  private startTimer(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.requestRound();
+    }, this.options.delayMs);
   }
 
   private requestRound(): void {
@@ -91,7 +104,7 @@ export class GroupCommit<T> {
       this.inFlightItems = [];
       for (const resolve of waiters) resolve();
       if (this.flushWaiters.length > 0 || this.queued.some((pending) => pending.settle)) this.startRound();
-      else if (this.queued.length > 0) this.timer ??= setTimeout(() => this.requestRound(), this.options.delayMs);
+      else if (this.queued.length > 0) this.startTimer();
     });
   }
 

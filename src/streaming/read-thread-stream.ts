@@ -26,11 +26,14 @@ export interface ThreadStreamRequest {
 }
 
 // A run executed by another process stores its events up to ~10 ms after announcing them
-// (run-event-store.ts); an announced event not stored yet is looked for again after this long,
-// and given up on after the longest a store round may take with retries (it was not kept: its
-// run was deleted meanwhile, and the end that says so has not arrived).
-const NOT_STORED_YET_RETRY_MS = 25;
-const NOT_STORED_GIVE_UP_MS = 5_000;
+// (run-event-store.ts), and much later when its database is slow (a loaded machine, a lock, a
+// retried write). An announced event not stored yet is looked for again after a delay that doubles
+// from 25 ms to 1 s, until it is read or its run's end arrives (the end of a run deleted meanwhile
+// says so). Never given up on: a run that waits (at a gate, an interrupt, a slow node) sends no
+// further announcement, so a reader that stopped looking would not see those events until the
+// run's next one.
+const NOT_STORED_FIRST_RETRY_MS = 25;
+const NOT_STORED_MAX_RETRY_MS = 1_000;
 
 /**
  * A thread's stream: its runs' events in stored order, each with its stream position as SSE id,
@@ -92,7 +95,7 @@ export async function openThreadStreamPages(sources: ThreadStreamSources, reques
   async function* drainThreadStream(): AsyncGenerator<RunStreamEvent[]> {
     try {
       const readSeq = new Map<string, number>();
-      let waitingSince: number | null = null;
+      let retryMs = NOT_STORED_FIRST_RETRY_MS;
 
       const readStored = async function* () {
         for (;;) {
@@ -129,14 +132,12 @@ export async function openThreadStreamPages(sources: ThreadStreamSources, reques
             yield [{ runId: end.runId, threadId: end.threadId, seq: 0, event: "run_done", data: JSON.stringify({ run_id: end.runId, status: end.status }) }];
           }
         }
-        waitingSince = announced.size === 0 ? null : (waitingSince ?? Date.now());
-        if (waitingSince !== null && Date.now() - waitingSince > NOT_STORED_GIVE_UP_MS) {
-          announced.clear();
-          waitingSince = null;
-        }
+        if (announced.size === 0) retryMs = NOT_STORED_FIRST_RETRY_MS;
         if (announced.size > 0 && threadEvents.length === 0 && ended.length === 0) {
+          const delayMs = retryMs;
+          retryMs = Math.min(retryMs * 2, NOT_STORED_MAX_RETRY_MS);
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, NOT_STORED_YET_RETRY_MS);
+            const timer = setTimeout(resolve, delayMs);
             wake = () => {
               clearTimeout(timer);
               resolve();

@@ -57,6 +57,36 @@ describe("GroupCommit", () => {
   });
 });
 
+describe("GroupCommit with a round slower than its delay", () => {
+  it("still writes items added while a round was in flight, and items added after it, with no flush", async () => {
+    const rounds: string[][] = [];
+    let firstRoundStarted = false;
+    let releaseRound: () => void = () => undefined;
+    const commit = new GroupCommit<string>({
+      write: async (batch) => {
+        // The first round is held until the test releases it: longer than the 20 ms delay.
+        if (rounds.length === 0) {
+          firstRoundStarted = true;
+          await new Promise<void>((resolve) => (releaseRound = resolve));
+        }
+        rounds.push([...batch]);
+      },
+      delayMs: 20,
+      maxBatch: 100,
+      onError: () => undefined,
+    });
+    commit.add("a");
+    await vi.waitFor(() => expect(firstRoundStarted).toBe(true), { timeout: CONDITION_TIMEOUT_MS });
+    commit.add("b");
+    // b's 20 ms timer fires while the first round is still in flight.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    releaseRound();
+    await vi.waitFor(() => expect(rounds).toEqual([["a"], ["b"]]), { timeout: CONDITION_TIMEOUT_MS });
+    commit.add("c");
+    await vi.waitFor(() => expect(rounds).toEqual([["a"], ["b"], ["c"]]), { timeout: CONDITION_TIMEOUT_MS });
+  });
+});
+
 describe("RunStampingCheckpointer on the group commit", () => {
   let database: TestDatabase;
   let pool: pg.Pool;

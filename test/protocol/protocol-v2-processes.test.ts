@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { print } from "graphql";
+import pg from "pg";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -66,6 +67,45 @@ describe("protocol v2 across processes", () => {
       expect(apiOnly.hangar.worker).toBeNull();
     });
   }
+
+  // A loaded database may store the executing process's events seconds after it announced them
+  // (here: a lock on run_events held past 5 s, the patience the reader had before). The reader
+  // keeps looking until they are stored: the run waits at its gate and announces nothing more.
+  it("streams states whose storing was delayed past 5 s, while the run still waits", async () => {
+    const locker = new pg.Client({ connectionString: processes.database.url });
+    await locker.connect();
+    const thread = apiOnly.client.threads.stream({ assistantId: "slow", transport: "sse" });
+    const third = gate();
+    const arrivals: Array<{ messages: unknown[] }> = [];
+    try {
+      await locker.query("BEGIN");
+      await locker.query("LOCK TABLE run_events IN SHARE MODE");
+      await thread.run.start({ input: human("delayed"), context: { step_ms: 10, gate_file: third.file } } as never);
+      const reading = (async () => {
+        for await (const values of thread.values) arrivals.push(values as { messages: unknown[] });
+      })();
+      // The executing process's insert is waiting for the lock; hold it past the old patience.
+      await vi.waitFor(
+        async () => {
+          const waiting = await locker.query("SELECT 1 FROM pg_locks WHERE relation = 'run_events'::regclass AND NOT granted");
+          expect(waiting.rowCount).toBeGreaterThan(0);
+        },
+        { timeout: CONDITION_TIMEOUT_MS },
+      );
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(arrivals).toHaveLength(0);
+      await locker.query("COMMIT");
+      await vi.waitFor(() => expect(arrivals.at(-1)?.messages).toHaveLength(3), { timeout: CONDITION_TIMEOUT_MS });
+      await third.open();
+      await reading;
+      expect(arrivals.at(-1)?.messages).toHaveLength(4);
+    } finally {
+      await locker.query("ROLLBACK").catch(() => undefined);
+      await locker.end();
+      await third.open();
+      await thread.close();
+    }
+  });
 
   it("streams, live, the run another process executes through GraphQL threadEvents", async () => {
     const threadId = randomUUID();
