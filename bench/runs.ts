@@ -6,8 +6,12 @@
  *   latency at BENCH_RUN_CONCURRENCY (16), BENCH_RUN_REPEATS times (3; judged on the median), and
  *   sequentially; and open-loop at BENCH_PACED_RATE runs/s
  *   (at most 16 in flight), the latency at a load below saturation;
- * - join after the run's end: client time join returned − the run's updated_at (stamped when the
- *   worker records the outcome), read with runs.get after the timed batch;
+ * - join after the run's end: client time join returned − the run's updated_at, read with runs.get
+ *   after the timed batch. updated_at is stamped as the settle statement that records the outcome
+ *   is sent (settle-run-outcomes.ts), so the gap is that statement's round trip and commit, the
+ *   wake-up of the waiting join, its HTTP answer and the client's reading of it (until 2026-11 it
+ *   was stamped when the worker began settling, which also counted waits for a settle round in
+ *   flight and for the pool);
  * - streams: runs.stream(streamMode "values"): time to the first event (metadata) and to the end;
  * - server RSS (VmRSS sampled every 100 ms) and CPU per phase;
  * - SQL round trips and statements per run, through a counting wire-protocol proxy (a second
