@@ -124,11 +124,12 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
       // info: the scheduler logs each tick that fired (with its duration) at info.
       servers.push(await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" }, repoRoot }));
     }
+    // Before the crons exist and the slot is chosen: on a busy machine this waits up to
+    // BENCH_QUIET_WAIT_S (60 s), which, taken just before the slot, ran past it (a second firing
+    // was counted as not exactly-once, and the CPU meter started after the firing).
+    const machine = await waitForQuietMachine().catch(() => ({ busy_pct: -1 }));
     await createCrons(servers[0]!, database.url, kind);
 
-    // Before the slot is chosen: on a busy machine this waits up to BENCH_QUIET_WAIT_S (60 s),
-    // which, taken after, ran past the slot (a second firing was counted, the CPU missed).
-    const machine = await waitForQuietMachine().catch(() => ({ busy_pct: -1 }));
     // Every cron's slot is the same minute boundary (as `* * * * *` crons created within one
     // minute have); the UPDATE's NOTIFY makes the schedulers re-plan their timers to it.
     const slot = new Date(Math.ceil((Date.now() + MIN_LEAD_MS) / 60_000) * 60_000);
