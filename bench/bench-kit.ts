@@ -288,6 +288,68 @@ export async function startServerProcess(options: ServerOptions): Promise<Server
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Before/after in one run
+
+/** Which build a server runs: this checkout's, or the baseline checkout's (BENCH_BASELINE). */
+export type Build = "this" | "baseline";
+
+export interface BuildUnderTest {
+  build: Build;
+  /** The checkout to start the server from (ServerOptions.repoRoot); undefined: this one. */
+  repoRoot: string | undefined;
+}
+
+/**
+ * The builds a suite runs its phases on: this checkout, and, when BENCH_BASELINE names another
+ * checkout (built and installed, e.g. a worktree of main), that one too, so a change is compared
+ * with its baseline in one run on a shared machine. BENCH_PROTOCOL_BASELINE is its older name.
+ */
+export function buildsUnderTest(): BuildUnderTest[] {
+  const baseline = process.env.BENCH_BASELINE || process.env.BENCH_PROTOCOL_BASELINE;
+  if (!baseline) return [{ build: "this", repoRoot: undefined }];
+  const root = path.resolve(baseline);
+  if (!fs.existsSync(path.join(root, "src/cli.ts")) || !fs.existsSync(path.join(root, "node_modules"))) {
+    throw new Error(`BENCH_BASELINE: ${root} is not an installed Hangar checkout (src/cli.ts and node_modules expected)`);
+  }
+  if (root === REPO_ROOT) throw new Error("BENCH_BASELINE names this checkout; give another one (e.g. a worktree of main)");
+  return [
+    { build: "this", repoRoot: undefined },
+    { build: "baseline", repoRoot: root },
+  ];
+}
+
+/**
+ * `items` in the order of turn `turn`: as given on even turns, reversed on odd ones, so that a
+ * drift of the machine's load (or a phase's position on its database) spreads evenly over the
+ * builds compared, instead of always favouring the one measured first.
+ */
+export function inTurn<T>(items: readonly T[], turn: number): T[] {
+  return turn % 2 === 0 ? [...items] : [...items].reverse();
+}
+
+/**
+ * After rows measured on both builds (a `build` column, the same `scenario` on each), one row per
+ * scenario with this build's value over the baseline's for each of `columns` (averaged over the
+ * turns when a scenario ran several times): below 1 is less (faster, for times and CPU).
+ */
+export function ratioRows(rows: readonly ResultRow[], columns: readonly string[]): ResultRow[] {
+  const scenarios = [...new Set(rows.map((row) => row.scenario))];
+  const mean = (scenario: string, build: Build, column: string) => {
+    const values = rows.filter((row) => row.scenario === scenario && row.build === build).map((row) => row[column]);
+    const numbers = values.filter((value): value is number => typeof value === "number" && Number.isFinite(value));
+    return numbers.length === 0 ? Number.NaN : numbers.reduce((sum, value) => sum + value, 0) / numbers.length;
+  };
+  return scenarios.map((scenario) => {
+    const row: ResultRow = { scenario, build: "this/baseline" };
+    for (const column of columns) {
+      const before = mean(scenario, "baseline", column);
+      row[column] = before > 0 ? round(mean(scenario, "this", column) / before, 2) : null;
+    }
+    return row;
+  });
+}
+
 /** Samples the server's RSS every `intervalMs` while a phase runs; keeps one sample a second. */
 export class RssSampler {
   private max = 0;

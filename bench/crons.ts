@@ -16,6 +16,9 @@
  *
  * Settings: BENCH_CRONS, BENCH_CRON_SCENARIOS
  * (comma list of stateless,thread,two-processes), HANGAR_CRON_BATCH_SIZE (server, default 1000).
+ * BENCH_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): each scenario
+ * also runs on its build (one after the other, each at its own minute boundary, starting with the
+ * other build each scenario), and a table gives this build over the baseline.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -23,10 +26,13 @@ import pg from "pg";
 import {
   CpuMeter,
   RESULTS_DIR,
+  buildsUnderTest,
   createBenchDatabase,
   envInt,
+  inTurn,
   percentiles,
   printTable,
+  ratioRows,
   repoState,
   round,
   startServerProcess,
@@ -34,6 +40,7 @@ import {
   wallMs,
   writeResults,
   type BenchDatabase,
+  type BuildUnderTest,
   type ResultRow,
   type ServerProcess,
 } from "./bench-kit.js";
@@ -45,6 +52,8 @@ const CONFIG = "bench/langgraph.json";
 const MIN_LEAD_MS = 8_000;
 
 type Kind = "stateless" | "thread" | "two-processes";
+/** Compared between builds when BENCH_BASELINE is given (times in ms, CPU, memory). */
+const RATIO_COLUMNS = ["lag_p50_ms", "lag_p99_ms", "visible_ms", "server_cpu_ms", "pg_cpu_ms", "rss_peak_mb"];
 
 interface TickLine {
   time: string;
@@ -105,16 +114,20 @@ function firingTicks(logPath: string, since: number): TickLine[] {
     .filter((line) => Date.parse(line.time) >= since && line.tick.fired > 0);
 }
 
-async function scenario(kind: Kind, stamp: string): Promise<ResultRow> {
-  const database: BenchDatabase = await createBenchDatabase(`crons_${kind.replace("-", "_")}`);
+async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: string): Promise<ResultRow> {
+  const database: BenchDatabase = await createBenchDatabase(`crons_${kind.replace("-", "_")}${build === "baseline" ? "_baseline" : ""}`);
   const processes = kind === "two-processes" ? 2 : 1;
   const servers: ServerProcess[] = [];
   try {
     for (let index = 0; index < processes; index++) {
-      const logPath = path.join(RESULTS_DIR, `crons-${stamp}-${kind}-${index}-server.log`);
+      const logPath = path.join(RESULTS_DIR, `crons-${stamp}-${kind}-${build}-${index}-server.log`);
       // info: the scheduler logs each tick that fired (with its duration) at info.
-      servers.push(await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" } }));
+      servers.push(await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" }, repoRoot }));
     }
+    // Before the crons exist and the slot is chosen: on a busy machine this waits up to
+    // BENCH_QUIET_WAIT_S (60 s), which, taken just before the slot, ran past it (a second firing
+    // was counted as not exactly-once, and the CPU meter started after the firing).
+    const machine = await waitForQuietMachine().catch(() => ({ busy_pct: -1 }));
     await createCrons(servers[0]!, database.url, kind);
 
     // Every cron's slot is the same minute boundary (as `* * * * *` crons created within one
@@ -122,7 +135,6 @@ async function scenario(kind: Kind, stamp: string): Promise<ResultRow> {
     const slot = new Date(Math.ceil((Date.now() + MIN_LEAD_MS) / 60_000) * 60_000);
     await withClient(database.url, (client) => client.query("UPDATE crons SET next_run_date = $1", [slot]));
     while (Date.now() < slot.getTime() - 1_500) await new Promise((resolve) => setTimeout(resolve, 250));
-    const machine = await waitForQuietMachine().catch(() => ({ busy_pct: -1 }));
     const cpu = await CpuMeter.start(servers[0]!, database.name);
     const peakBefore = Math.max(...servers.map((server) => server.peakRssMb() ?? 0));
 
@@ -157,6 +169,7 @@ async function scenario(kind: Kind, stamp: string): Promise<ResultRow> {
     const lag = percentiles(check.lags, "lag_");
     return {
       scenario: `${kind} x${CRONS}`,
+      build,
       busy_before_pct: machine.busy_pct,
       runs: check.runs,
       exactly_once: exactlyOnce ? "yes" : "NO",
@@ -179,11 +192,15 @@ async function scenario(kind: Kind, stamp: string): Promise<ResultRow> {
 
 export async function cronsSuite(stamp: string): Promise<void> {
   const rows: ResultRow[] = [];
-  for (const kind of SCENARIOS as Kind[]) {
+  const builds = buildsUnderTest();
+  for (const kind of SCENARIOS) {
     if (!["stateless", "thread", "two-processes"].includes(kind)) throw new Error(`BENCH_CRON_SCENARIOS: unknown scenario '${kind}'`);
-    rows.push(await scenario(kind, stamp));
+  }
+  for (const [index, kind] of (SCENARIOS as Kind[]).entries()) {
+    for (const build of inTurn(builds, index)) rows.push(await scenario(kind, build, stamp));
   }
   printTable("Cron firing: all crons due at one minute boundary (lags in ms from the slot)", rows, [
+    "build",
     "busy_before_pct",
     "runs",
     "exactly_once",
@@ -200,16 +217,20 @@ export async function cronsSuite(stamp: string): Promise<void> {
     "rss_peak_mb",
     "other_cores",
   ]);
+  const ratios = builds.length > 1 ? ratioRows(rows, RATIO_COLUMNS) : [];
+  if (ratios.length > 0) printTable("This build over the baseline (below 1: less)", ratios, RATIO_COLUMNS);
   const file = writeResults("crons", stamp, {
     suite: "crons",
     settings: {
       crons: CRONS,
       batch_size: process.env.HANGAR_CRON_BATCH_SIZE ?? "1000 (default)",
       config: CONFIG,
+      baseline: builds.find((build) => build.build === "baseline")?.repoRoot ?? null,
       node: process.version,
       repo: repoState(),
     },
     scenarios: rows,
+    baseline_ratios: ratios,
   });
   console.log(`\nCron results: ${file}`);
 }

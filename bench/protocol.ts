@@ -16,9 +16,10 @@
  * many-thread pairs), compare within a pair. BENCH_PROTOCOL_TRANSPORTS (default
  * `sse,protocol-ws`) keeps some transports only, e.g. to profile one.
  *
- * BENCH_PROTOCOL_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): its
- * server runs beside this one, each on its own database, and every phase runs on both, in turns
- * (the `build` column), so a change is compared with its baseline in one run on a shared machine.
+ * BENCH_BASELINE=<another checkout> (built and installed, e.g. a worktree of main; the older name
+ * BENCH_PROTOCOL_BASELINE works too): its server runs beside this one, each on its own database,
+ * and every phase runs on both, in turns (the `build` column; bench-kit's buildsUnderTest), so a
+ * change is compared with its baseline in one run on a shared machine.
  *
  * Also, unless BENCH_PROTOCOL_SQL_SOCKETS is 0: SQL statements per subscriber (open, one run of
  * BENCH_PROTOCOL_THREAD_EVENTS events delivered), each on its own thread, counted by a proxy in
@@ -34,9 +35,11 @@ import {
   RssSampler,
   SqlCountingProxy,
   busiestCpuProfile,
+  buildsUnderTest,
   createBenchDatabase,
   databaseTarget,
   envInt,
+  inTurn,
   printTable,
   repoState,
   round,
@@ -45,6 +48,8 @@ import {
   viaPort,
   waitForQuietMachine,
   writeResults,
+  type Build,
+  type BuildUnderTest,
   type ResultRow,
   type ServerProcess,
 } from "./bench-kit.js";
@@ -59,7 +64,6 @@ const PAIRS = envInt("BENCH_PROTOCOL_PAIRS", 2);
 const THREAD_PAIRS = envInt("BENCH_PROTOCOL_THREAD_PAIRS", 1);
 const SQL_SOCKETS = envInt("BENCH_PROTOCOL_SQL_SOCKETS", 20);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
-const BASELINE = process.env.BENCH_PROTOCOL_BASELINE;
 
 type Transport = "protocol-ws" | "sse";
 const TRANSPORTS = (process.env.BENCH_PROTOCOL_TRANSPORTS ?? "sse,protocol-ws").split(",").filter((name): name is Transport => name === "sse" || name === "protocol-ws");
@@ -173,22 +177,22 @@ async function startThreadRuns(client: ReturnType<ServerProcess["client"]>, thre
   }
 }
 
-/** A server under test: this checkout's, or the baseline's (BENCH_PROTOCOL_BASELINE). */
+/** A server under test: this checkout's, or the baseline's (BENCH_BASELINE). */
 interface Target {
-  build: "this" | "baseline";
+  build: Build;
   server: ServerProcess;
   database: Awaited<ReturnType<typeof createBenchDatabase>>;
   client: ReturnType<ServerProcess["client"]>;
 }
 
-async function startTarget(build: Target["build"], stamp: string, profileDir: string | undefined): Promise<Target> {
+async function startTarget({ build, repoRoot }: BuildUnderTest, stamp: string, profileDir: string | undefined): Promise<Target> {
   const database = await createBenchDatabase(build === "this" ? "protocol" : "protocol_baseline");
   const server = await startServerProcess({
     configPath: CONFIG,
     databaseUrl: database.url,
     logPath: path.join(RESULTS_DIR, `protocol-server-${build}-${stamp}.log`),
     cpuProfDir: build === "this" ? profileDir : undefined,
-    repoRoot: build === "baseline" ? BASELINE : undefined,
+    repoRoot,
   });
   const client = server.client(64);
   // Warm-up: the graph loaded, both paths' code run once.
@@ -202,19 +206,18 @@ export async function protocolSuite(stamp: string): Promise<void> {
   const targets: Target[] = [];
   const rows: ResultRow[] = [];
   let sql: SqlRow[] = [];
+  const builds = buildsUnderTest();
   try {
-    targets.push(await startTarget("this", stamp, profileDir));
-    if (BASELINE) targets.push(await startTarget("baseline", stamp, undefined));
-    // Each pair in turn starts with the other build, so a drift of the machine's load spreads evenly.
-    const inTurn = (pair: number) => (pair % 2 === 0 ? targets : [...targets].reverse());
+    // Each pair in turn starts with the other build (inTurn), so a drift of the machine's load
+    // spreads evenly over both.
+    for (const build of builds) targets.push(await startTarget(build, stamp, build.build === "this" ? profileDir : undefined));
     // And with the other transport: PostgreSQL's CPU per event grows with each phase on the same
     // database (300 threads: 380, 600, 630, 800 µs in phase order, whatever the transport), so
     // a transport always run second looked twice as costly for PostgreSQL.
-    const transportsInTurn = (pair: number) => (pair % 2 === 0 ? TRANSPORTS : [...TRANSPORTS].reverse());
 
     for (let pair = 0; pair < PAIRS; pair++) {
-      for (const transport of transportsInTurn(pair)) {
-        for (const { build, server, database, client } of inTurn(pair)) {
+      for (const transport of inTurn(TRANSPORTS, pair)) {
+        for (const { build, server, database, client } of inTurn(targets, pair)) {
           rows.push({
             build,
             ...(await phase(server, database.name, "one busy thread", transport, async () => {
@@ -236,8 +239,8 @@ export async function protocolSuite(stamp: string): Promise<void> {
       }
     }
     for (let pair = 0; pair < THREAD_PAIRS; pair++) {
-      for (const transport of transportsInTurn(pair)) {
-        for (const { build, server, database, client } of inTurn(pair)) {
+      for (const transport of inTurn(TRANSPORTS, pair)) {
+        for (const { build, server, database, client } of inTurn(targets, pair)) {
           rows.push({
             build,
             ...(await phase(server, database.name, `${THREADS} threads`, transport, async () => {
@@ -293,7 +296,7 @@ export async function protocolSuite(stamp: string): Promise<void> {
   }
   const file = writeResults("protocol", stamp, {
     repo: repoState(),
-    settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS, PAIRS, THREAD_PAIRS, TRANSPORTS, SQL_SOCKETS, BASELINE },
+    settings: { SUBSCRIBERS, RUNS, EVENTS, THREADS, THREAD_EVENTS, PAIRS, THREAD_PAIRS, TRANSPORTS, SQL_SOCKETS, BASELINE: builds.find((build) => build.build === "baseline")?.repoRoot ?? null },
     rows,
     sql,
     cpu_profile: cpuProfile,

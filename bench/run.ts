@@ -33,8 +33,7 @@
  *   server CPU per delivered event, RSS, SQL statements per subscriber; BENCH_PROTOCOL_SUBSCRIBERS,
  *   BENCH_PROTOCOL_RUNS, BENCH_PROTOCOL_EVENTS, BENCH_PROTOCOL_THREADS, BENCH_PROTOCOL_THREAD_EVENTS,
  *   BENCH_PROTOCOL_PAIRS, BENCH_PROTOCOL_THREAD_PAIRS, BENCH_PROTOCOL_TRANSPORTS,
- *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1; BENCH_PROTOCOL_BASELINE=<another checkout> runs every phase on
- *   its server too, in turns (a before/after comparison in one run).
+ *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1.
  *
  * - compare (bench/compare.ts; only when named): Hangar next to LangGraph's official in-memory
  *   server (installed by the bench at pinned versions into BENCH_OFFICIAL_DIR, default
@@ -43,6 +42,10 @@
  *   with the ratio; BENCH_COMPARE_REPEATS, BENCH_COMPARE_RUNS, BENCH_COMPARE_CRUD,
  *   BENCH_COMPARE_READS, BENCH_COMPARE_STREAMS_C1, BENCH_COMPARE_CONCURRENCY; BENCH_COMPARE_BASELINE=<another
  *   checkout> runs its Hangar too, in turn with the other two (before/after next to the official figure).
+ *
+ * BENCH_BASELINE=<another built checkout> (e.g. `git worktree add ../base main`, then npm ci and
+ * npm run build there): the runs, crons and protocol suites run every phase on its server too, the
+ * builds in turns, and print both and this build over the baseline (bench-kit's buildsUnderTest).
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
  */

@@ -6,46 +6,51 @@
  *   latency at BENCH_RUN_CONCURRENCY (16), BENCH_RUN_REPEATS times (3; judged on the median), and
  *   sequentially; and open-loop at BENCH_PACED_RATE runs/s
  *   (at most 16 in flight), the latency at a load below saturation;
- * - join after the run's end: client time join returned − the run's updated_at (stamped when the
- *   worker records the outcome), read with runs.get after the timed batch;
+ * - join after the run's end: client time join returned − the run's updated_at, read with runs.get
+ *   after the timed batch. updated_at is stamped as the settle statement that records the outcome
+ *   is sent (settle-run-outcomes.ts), so the gap is that statement's round trip and commit, the
+ *   wake-up of the waiting join, its HTTP answer and the client's reading of it (until 2026-11 it
+ *   was stamped when the worker began settling, which also counted waits for a settle round in
+ *   flight and for the pool);
  * - streams: runs.stream(streamMode "values"): time to the first event (metadata) and to the end;
  * - server RSS (VmRSS sampled every 100 ms) and CPU per phase;
  * - SQL round trips and statements per run, through a counting wire-protocol proxy (a second
  *   server on the same database, so the proxy does not slow the timed phases);
  * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time.
+ *
+ * BENCH_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): its server
+ * runs beside this one, each on its own database, every phase runs on both in turns (each c=16
+ * repeat and each later phase starts with the other build), and the tables show both (the
+ * `build` column) and this build over the baseline: a before/after comparison in one run.
  */
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import type { Client } from "@langchain/langgraph-sdk";
 import {
-  CpuMeter,
   RESULTS_DIR,
-  RssSampler,
-  SqlCountingProxy,
+  busiestCpuProfile,
+  buildsUnderTest,
   createBenchDatabase,
-  databaseTarget,
-  waitForQuietMachine,
   envInt,
-  percentiles,
+  inTurn,
   printTable,
+  ratioRows,
   repoState,
   round,
-  runLoops,
-  runPaced,
-  busiestCpuProfile,
   startServerProcess,
   summarizeCpuProfile,
-  viaPort,
-  wallMs,
   writeResults,
+  type BenchDatabase,
+  type Build,
+  type BuildUnderTest,
+  type CpuMeter,
   type ResultRow,
+  type RssSampler,
   type ServerProcess,
 } from "./bench-kit.js";
+import { CONFIG, GRAPH, backgroundRuns, sqlAccounting, streamedRuns } from "./run-phases.js";
 import { printRunTargets } from "./run-targets.js";
 
-const CONFIG = "bench/langgraph.json";
-const GRAPH = "echo";
 const RUNS = envInt("BENCH_RUNS", 2000);
 const RUN_CONCURRENCY = envInt("BENCH_RUN_CONCURRENCY", 16);
 // The c=16 phase is repeated and judged on its median: this VM drifts ±15% from minute to minute.
@@ -63,211 +68,16 @@ const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 // the runs (its CPU shows as "other"). One process per core instead of one for both.
 const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === "1";
 
-const input = (i: number) => ({ messages: [{ role: "user", content: `bench ${i}` }] });
-
-/** The server under test, a client on it, and its database (for PostgreSQL CPU accounting). */
-interface Target {
-  server: ServerProcess;
-  client: Client;
-  database: string;
-}
-
-interface Failures {
-  count: number;
-  first: string | null;
-}
-
-function failureRecorder(): Failures & { record(error: unknown): void } {
-  return {
-    count: 0,
-    first: null,
-    record(error: unknown) {
-      this.count += 1;
-      this.first ??= error instanceof Error ? error.message : String(error);
-    },
-  };
-}
-
-async function createThreads(client: Client, count: number): Promise<string[]> {
-  const ids: string[] = new Array(count);
-  await runLoops(count, 16, async (i) => {
-    ids[i] = (await client.threads.create({ metadata: { bench: "runs" } })).thread_id;
-  });
-  return ids;
-}
-
-/**
- * `count` create→join runs on `concurrency` loops, each on its own fresh thread; with `pacedRate`,
- * started at that rate (runPaced) instead of as fast as the loops go.
- */
-async function backgroundRuns({ server, client, database }: Target, count: number, concurrency: number, pacedRate?: number) {
-  const threads = await createThreads(client, count);
-  const machine = await waitForQuietMachine();
-  const createMs: number[] = [];
-  const totalMs: number[] = [];
-  const joined: Array<{ threadId: string; runId: string; joinReturnedAt: number }> = [];
-  const failures = failureRecorder();
-  const rss = new RssSampler(server);
-  const cpu = await CpuMeter.start(server, database);
-  rss.start();
-  const loops = pacedRate ? (operation: (i: number) => Promise<void>) => runPaced(count, pacedRate, concurrency, operation) : (operation: (i: number) => Promise<void>) => runLoops(count, concurrency, operation);
-  const seconds = await loops(async (i) => {
-    const threadId = threads[i]!;
-    try {
-      const t0 = performance.now();
-      const run = await client.runs.create(threadId, GRAPH, { input: input(i) });
-      const t1 = performance.now();
-      await client.runs.join(threadId, run.run_id);
-      const joinReturnedAt = wallMs();
-      const t2 = performance.now();
-      createMs.push(t1 - t0);
-      totalMs.push(t2 - t0);
-      joined.push({ threadId, runId: run.run_id, joinReturnedAt });
-    } catch (error) {
-      failures.record(error);
-    }
-  });
-  const resources = { ...rss.stop(), ...(await cpu.stop(count)) };
-
-  // Outside the timed batch: the run's end as the server recorded it.
-  const gaps: number[] = [];
-  const notSuccess: Record<string, number> = {};
-  await runLoops(joined.length, 16, async (i) => {
-    const { threadId, runId, joinReturnedAt } = joined[i]!;
-    const run = await client.runs.get(threadId, runId);
-    if (run.status !== "success") notSuccess[run.status] = (notSuccess[run.status] ?? 0) + 1;
-    gaps.push(joinReturnedAt - Date.parse(run.updated_at));
-  });
-
-  return {
-    runs: count,
-    concurrency,
-    paced_rate: pacedRate ?? null,
-    completed: totalMs.length,
-    failed: failures.count,
-    first_error: failures.first,
-    not_success: notSuccess,
-    seconds: round(seconds, 2),
-    runs_per_second: round(totalMs.length / seconds, 1),
-    create_to_join: percentiles(totalMs),
-    create: percentiles(createMs),
-    join_after_run_end: percentiles(gaps),
-    resources,
-    machine_before: machine,
-  };
-}
-
-/** `count` runs.stream calls on `concurrency` loops: first event (metadata) and stream end. */
-async function streamedRuns({ server, client, database }: Target, count: number, concurrency: number) {
-  const threads = await createThreads(client, count);
-  const machine = await waitForQuietMachine();
-  const firstMs: number[] = [];
-  const lastMs: number[] = [];
-  let notMetadataFirst = 0;
-  let withoutValues = 0;
-  const failures = failureRecorder();
-  const rss = new RssSampler(server);
-  const cpu = await CpuMeter.start(server, database);
-  rss.start();
-  const seconds = await runLoops(count, concurrency, async (i) => {
-    try {
-      const t0 = performance.now();
-      let first: number | null = null;
-      let sawValues = false;
-      for await (const chunk of client.runs.stream(threads[i]!, GRAPH, { input: input(i), streamMode: "values" })) {
-        if (first === null) {
-          first = performance.now() - t0;
-          if (chunk.event !== "metadata") notMetadataFirst += 1;
-        }
-        if (chunk.event === "values") sawValues = true;
-      }
-      lastMs.push(performance.now() - t0);
-      if (first !== null) firstMs.push(first);
-      if (!sawValues) withoutValues += 1;
-    } catch (error) {
-      failures.record(error);
-    }
-  });
-  return {
-    runs: count,
-    concurrency,
-    completed: lastMs.length,
-    failed: failures.count,
-    first_error: failures.first,
-    first_event_not_metadata: notMetadataFirst,
-    streams_without_values: withoutValues,
-    seconds: round(seconds, 2),
-    runs_per_second: round(lastMs.length / seconds, 1),
-    first_event: percentiles(firstMs),
-    stream_end: percentiles(lastMs),
-    resources: { ...rss.stop(), ...(await cpu.stop(count)) },
-    machine_before: machine,
-  };
-}
-
-/** Round trips and statements per run, counted by a proxy in front of a second server. */
-async function sqlAccounting(databaseUrl: string, logPath: string, count: number) {
-  const proxy = new SqlCountingProxy(databaseTarget(databaseUrl));
-  const port = await proxy.listen();
-  const server = await startServerProcess({ configPath: CONFIG, databaseUrl: viaPort(databaseUrl, port), logPath });
-  const client = server.client(1);
-  try {
-    const threads = await createThreads(client, count * 2 + 10);
-    for (let i = 0; i < 10; i++) {
-      const run = await client.runs.create(threads[count * 2 + i]!, GRAPH, { input: input(i) });
-      await client.runs.join(threads[count * 2 + i]!, run.run_id);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 300));
-
-    const snapshot = (label: string, operations: number) => ({
-      scenario: label,
-      operations,
-      round_trips: proxy.roundTrips,
-      round_trips_per_op: round(proxy.roundTrips / operations, 2),
-      statements: [...proxy.statements.entries()]
-        .sort((a, b) => b[1] - a[1])
-        .map(([sql, calls]) => ({ per_op: round(calls / operations, 2), calls, sql })),
-    });
-
-    proxy.reset();
-    const idleStarted = performance.now();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const idleSeconds = (performance.now() - idleStarted) / 1000;
-    const idle = { ...snapshot("idle (per second)", idleSeconds) };
-
-    proxy.reset();
-    for (let i = 0; i < count; i++) {
-      const run = await client.runs.create(threads[i]!, GRAPH, { input: input(i) });
-      await client.runs.join(threads[i]!, run.run_id);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100)); // let the event flush land
-    const createJoin = snapshot("create+join (per run)", count);
-
-    proxy.reset();
-    for (let i = 0; i < count; i++) {
-      for await (const _ of client.runs.stream(threads[count + i]!, GRAPH, { input: input(i), streamMode: "values" })) {
-        // drain
-      }
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const stream = snapshot("stream (per run)", count);
-    proxy.pause();
-    return { idle, create_join: createJoin, stream };
-  } finally {
-    await server.stop();
-    await proxy.close();
-  }
-}
-
-function latencyRow(scenario: string, n: number, concurrency: number, perSecond: number | null, p: Record<string, number>): ResultRow {
-  return { scenario, n, conc: concurrency, per_s: perSecond, p50_ms: p.p50_ms!, p95_ms: p.p95_ms!, p99_ms: p.p99_ms! };
+function latencyRow(build: Build, scenario: string, n: number, concurrency: number, perSecond: number | null, p: Record<string, number>): ResultRow {
+  return { scenario, build, n, conc: concurrency, per_s: perSecond, p50_ms: p.p50_ms!, p95_ms: p.p95_ms!, p99_ms: p.p99_ms! };
 }
 
 type PhaseResources = ReturnType<RssSampler["stop"]> & Awaited<ReturnType<CpuMeter["stop"]>>;
 
-function resourceRow(scenario: string, r: PhaseResources, machine: { busy_pct: number }): ResultRow {
+function resourceRow(build: Build, scenario: string, r: PhaseResources, machine: { busy_pct: number }): ResultRow {
   return {
     scenario,
+    build,
     busy_before_pct: machine.busy_pct,
     rss_max_mb: r.rss_max_mb,
     rss_end_mb: r.rss_end_mb,
@@ -282,9 +92,205 @@ function resourceRow(scenario: string, r: PhaseResources, machine: { busy_pct: n
   };
 }
 
+type BackgroundPhase = Awaited<ReturnType<typeof backgroundRuns>>;
+type StreamPhase = Awaited<ReturnType<typeof streamedRuns>>;
+
+/** What one build measured: every phase of the suite on its own server. */
+interface BuildResults {
+  build: Build;
+  server_pid: number;
+  server_rss_after_start_mb: number | null;
+  server_rss_after_warmup_mb: number | null;
+  server_rss_end_mb?: number | null;
+  server_rss_peak_mb?: number | null;
+  repeats: BackgroundPhase[];
+  paced?: BackgroundPhase;
+  sequential?: BackgroundPhase;
+  stream_sequential?: StreamPhase;
+  stream_concurrent?: StreamPhase;
+}
+
+/** The repeat whose rate is the median (the lower middle one for an even count): the tables show it. */
+function medianRepeat(repeats: readonly BackgroundPhase[]): BackgroundPhase {
+  const byRate = [...repeats].sort((a, b) => a.runs_per_second - b.runs_per_second);
+  return byRate[Math.floor((byRate.length - 1) / 2)]!;
+}
+
+function latencyRows(measured: BuildResults): ResultRow[] {
+  const { build } = measured;
+  const concurrent = medianRepeat(measured.repeats);
+  const paced = measured.paced!;
+  const sequential = measured.sequential!;
+  const streamSequential = measured.stream_sequential!;
+  const streamConcurrent = measured.stream_concurrent!;
+  return [
+    latencyRow(build, "create→join", concurrent.completed, RUN_CONCURRENCY, concurrent.runs_per_second, concurrent.create_to_join),
+    latencyRow(build, "  create (POST /runs)", concurrent.completed, RUN_CONCURRENCY, null, concurrent.create),
+    latencyRow(build, "  join return − run end", concurrent.completed, RUN_CONCURRENCY, null, concurrent.join_after_run_end),
+    latencyRow(build, `create→join, paced at ${PACED_RATE}/s`, paced.completed, RUN_CONCURRENCY, paced.runs_per_second, paced.create_to_join),
+    latencyRow(build, "  join return − run end, paced", paced.completed, RUN_CONCURRENCY, null, paced.join_after_run_end),
+    latencyRow(build, "create→join, c=1", sequential.completed, 1, sequential.runs_per_second, sequential.create_to_join),
+    latencyRow(build, "  create (POST /runs), c=1", sequential.completed, 1, null, sequential.create),
+    latencyRow(build, "  join return − run end, c=1", sequential.completed, 1, null, sequential.join_after_run_end),
+    latencyRow(build, "stream: first event, c=1", streamSequential.completed, 1, streamSequential.runs_per_second, streamSequential.first_event),
+    latencyRow(build, "stream: end, c=1", streamSequential.completed, 1, null, streamSequential.stream_end),
+    latencyRow(build, "stream: first event", streamConcurrent.completed, RUN_CONCURRENCY, streamConcurrent.runs_per_second, streamConcurrent.first_event),
+    latencyRow(build, "stream: end", streamConcurrent.completed, RUN_CONCURRENCY, null, streamConcurrent.stream_end),
+  ];
+}
+
+function resourceRows(measured: BuildResults): ResultRow[] {
+  const { build } = measured;
+  const concurrent = medianRepeat(measured.repeats);
+  return [
+    resourceRow(build, `background c=${RUN_CONCURRENCY}`, concurrent.resources, concurrent.machine_before),
+    resourceRow(build, `paced ${PACED_RATE}/s`, measured.paced!.resources, measured.paced!.machine_before),
+    resourceRow(build, "background c=1", measured.sequential!.resources, measured.sequential!.machine_before),
+    resourceRow(build, "stream c=1", measured.stream_sequential!.resources, measured.stream_sequential!.machine_before),
+    resourceRow(build, `stream c=${RUN_CONCURRENCY}`, measured.stream_concurrent!.resources, measured.stream_concurrent!.machine_before),
+  ];
+}
+
+/** Every c=16 repeat of every build, in the order they ran: the before/after pairs at a glance. */
+function repeatRows(measured: readonly BuildResults[]): ResultRow[] {
+  return measured.flatMap(({ build, repeats }) =>
+    repeats.map((repeat, index) => ({
+      scenario: `c=${RUN_CONCURRENCY} repeat ${index + 1}`,
+      build,
+      per_s: repeat.runs_per_second,
+      p50_ms: repeat.create_to_join.p50_ms!,
+      "join gap p50": repeat.join_after_run_end.p50_ms!,
+      "cpu_ms/op srv": repeat.resources.server_cpu_ms_per_op,
+      pg: repeat.resources.postgres_cpu_ms_per_op,
+      other: repeat.resources.other_cpu_cores,
+      load_1m: repeat.resources.load_avg_1m,
+    })),
+  );
+}
+
+interface Target {
+  build: Build;
+  server: ServerProcess;
+  worker: ServerProcess | null;
+  client: Client;
+  database: BenchDatabase;
+}
+
+async function startTarget({ build, repoRoot }: BuildUnderTest, stamp: string, profileDir: string | undefined): Promise<Target> {
+  const database = await createBenchDatabase(build === "this" ? "runs" : "runs_baseline");
+  const logPath = path.join(RESULTS_DIR, `runs-${stamp}-${build}-server.log`);
+  const worker = WORKER_PROCESS
+    ? await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: logPath.replace(/\.log$/, "-worker.log"), repoRoot })
+    : null;
+  const server = await startServerProcess({
+    configPath: CONFIG,
+    databaseUrl: database.url,
+    logPath,
+    cpuProfDir: profileDir,
+    args: WORKER_PROCESS ? ["--no-worker"] : [],
+    repoRoot,
+  });
+  return { build, server, worker, client: server.client(RUN_CONCURRENCY), database };
+}
+
+async function stopTarget(target: Target): Promise<void> {
+  await Promise.all([target.server.stop(), target.worker?.stop()]);
+}
+
+/**
+ * Every phase on every build (this checkout, and BENCH_BASELINE's when given), the builds in turns
+ * (bench-kit's inTurn): each c=16 repeat and each later phase starts with the other build.
+ */
+async function measureBuilds(targets: readonly Target[]): Promise<BuildResults[]> {
+  const measured = new Map<Build, BuildResults>();
+  for (const { build, server } of targets) {
+    measured.set(build, { build, server_pid: server.pid, server_rss_after_start_mb: server.rssMb(), server_rss_after_warmup_mb: null, repeats: [] });
+  }
+  let turn = 0;
+  const eachBuild = async (phase: (target: Target, results: BuildResults) => Promise<void>) => {
+    for (const target of inTurn(targets, turn)) await phase(target, measured.get(target.build)!);
+    turn += 1;
+  };
+  await eachBuild(async ({ server, client, database }, results) => {
+    if (WARMUP > 0) await backgroundRuns({ server, client, database: database.name }, WARMUP, RUN_CONCURRENCY);
+    results.server_rss_after_warmup_mb = server.rssMb();
+  });
+  for (let i = 0; i < RUN_REPEATS; i++) {
+    await eachBuild(async (target, results) => {
+      results.repeats.push(await backgroundRuns(timed(target), RUNS, RUN_CONCURRENCY));
+    });
+  }
+  await eachBuild(async (target, results) => void (results.paced = await backgroundRuns(timed(target), PACED_RUNS, RUN_CONCURRENCY, PACED_RATE)));
+  await eachBuild(async (target, results) => void (results.sequential = await backgroundRuns(timed(target), SEQUENTIAL_RUNS, 1)));
+  await eachBuild(async (target, results) => void (results.stream_sequential = await streamedRuns(timed(target), STREAMS, 1)));
+  await eachBuild(async (target, results) => void (results.stream_concurrent = await streamedRuns(timed(target), STREAMS, RUN_CONCURRENCY)));
+  for (const { build, server } of targets) {
+    Object.assign(measured.get(build)!, { server_rss_end_mb: server.rssMb(), server_rss_peak_mb: server.peakRssMb() });
+  }
+  return [...measured.values()];
+}
+
+function timed({ server, client, database }: Target): { server: ServerProcess; client: Client; database: string } {
+  return { server, client, database: database.name };
+}
+
+function printBuildTables(measured: readonly BuildResults[]): ResultRow[] {
+  const latency = measured.flatMap(latencyRows);
+  const resources = measured.flatMap(resourceRows);
+  const rss = measured
+    .map((m) => `${m.build}: pid ${m.server_pid}, after start ${m.server_rss_after_start_mb} MB, after warm-up ${m.server_rss_after_warmup_mb} MB, peak ${m.server_rss_peak_mb} MB`)
+    .join("; ");
+  printTable(`Run engine (graph '${GRAPH}'; latencies in ms)`, latency, ["build", "n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms"]);
+  const resourceColumns = ["build", "busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "load_1m"];
+  printTable(
+    `Resources per phase: server RSS (${rss}); CPU ms per run and cores used by the server, its PostgreSQL backends, this client and other processes`,
+    resources,
+    resourceColumns,
+  );
+  if (measured.length < 2) return [];
+  printTable(`c=${RUN_CONCURRENCY} repeats in the order they ran, both builds`, repeatRows(measured), ["build", "per_s", "p50_ms", "join gap p50", "cpu_ms/op srv", "pg", "other", "load_1m"]);
+  const ratios = [
+    ...ratioRows(latency, ["per_s", "p50_ms", "p95_ms", "p99_ms"]),
+    ...ratioRows(resources, ["cpu_ms/op srv", "pg", "rss_max_mb"]),
+  ];
+  printTable("This build over the baseline (below 1: less; repeats at c=16 shown by their median)", ratios, ["per_s", "p50_ms", "p95_ms", "p99_ms", "cpu_ms/op srv", "pg", "rss_max_mb"]);
+  return ratios;
+}
+
+function printProfile(profileDir: string): unknown {
+  const profile = busiestCpuProfile(profileDir);
+  if (!profile) return undefined;
+  const summary = summarizeCpuProfile(profile);
+  const rows = (list: typeof summary.by_package) => list.map((row) => ({ scenario: row.name, ms: row.self_ms, pct: row.pct }));
+  const note = `${summary.busy_ms} ms busy over the server's life, start-up included; % of busy time`;
+  printTable(`Server CPU profile of this build (${note}): self time by package`, rows(summary.by_package), ["ms", "pct"]);
+  printTable("Server CPU profile: self time by function", rows(summary.by_function), ["ms", "pct"]);
+  printTable("Server CPU profile: native self time by JavaScript caller", rows(summary.native_by_caller), ["ms", "pct"]);
+  printTable("Server CPU profile: inclusive time of the repository's functions", rows(summary.repo_inclusive), ["ms", "pct"]);
+  return { file: profile, ...summary };
+}
+
+function warnAboutPhases(measured: readonly BuildResults[]): void {
+  for (const { build, repeats, paced, sequential, stream_sequential, stream_concurrent } of measured) {
+    const phases = [...repeats, paced!, sequential!, stream_sequential!, stream_concurrent!];
+    for (const phase of phases) {
+      const kind = "first_event" in phase ? "stream" : "background";
+      if (phase.resources.other_cpu_cores > 0.25) {
+        console.log(
+          `! ${build} ${kind} c=${phase.concurrency}: other processes used ${phase.resources.other_cpu_cores} cores meanwhile ` +
+            `(of ${os.cpus().length}); its numbers are contended, rerun on a quiet machine`,
+        );
+      }
+      const notSuccess = "not_success" in phase ? phase.not_success : {};
+      if (phase.failed > 0 || Object.keys(notSuccess).length > 0) {
+        console.log(`! ${build} ${kind} c=${phase.concurrency}: ${phase.failed} failed (${phase.first_error ?? "-"})`, notSuccess);
+      }
+    }
+  }
+}
+
 export async function runEngineSuite(stamp: string): Promise<void> {
-  const database = await createBenchDatabase("runs");
-  const logPath = path.join(RESULTS_DIR, `runs-${stamp}-server.log`);
+  const builds = buildsUnderTest();
   const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `runs-${stamp}-cpuprof`) : undefined;
   const results: Record<string, unknown> = {
     suite: "runs",
@@ -294,6 +300,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       config: CONFIG,
       runs: RUNS,
       run_concurrency: RUN_CONCURRENCY,
+      run_repeats: RUN_REPEATS,
       sequential_runs: SEQUENTIAL_RUNS,
       streams: STREAMS,
       sql_runs: SQL_RUNS,
@@ -305,117 +312,32 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       HANGAR_TRACE_GRAPH_RUNS: process.env.HANGAR_TRACE_GRAPH_RUNS ?? "(default true)",
       worker_process: WORKER_PROCESS,
       BENCH_DB_SETTINGS: process.env.BENCH_DB_SETTINGS ?? null,
+      baseline: builds.find((build) => build.build === "baseline")?.repoRoot ?? null,
       node: process.version,
       repo: repoState(),
     },
   };
+  const targets: Target[] = [];
+  let sqlDatabase: string | undefined;
   try {
-    const worker = WORKER_PROCESS
-      ? await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath: logPath.replace(/\.log$/, "-worker.log") })
-      : null;
-    const server = await startServerProcess({
-      configPath: CONFIG,
-      databaseUrl: database.url,
-      logPath,
-      cpuProfDir: profileDir,
-      args: WORKER_PROCESS ? ["--no-worker"] : [],
-    });
-    let stopped = false;
-    try {
-      const target: Target = { server, client: server.client(RUN_CONCURRENCY), database: database.name };
-      results.server_rss_after_start_mb = server.rssMb();
-      if (WARMUP > 0) await backgroundRuns(target, WARMUP, RUN_CONCURRENCY);
-      results.server_rss_after_warmup_mb = server.rssMb();
+    for (const build of builds) targets.push(await startTarget(build, stamp, build.build === "this" ? profileDir : undefined));
+    const measured = await measureBuilds(targets);
+    results.builds = measured;
+    const thisBuild = measured.find((m) => m.build === "this")!;
+    results.targets = printRunTargets(
+      thisBuild.repeats.map((repeat) => repeat.runs_per_second),
+      [medianRepeat(thisBuild.repeats), thisBuild.paced!, thisBuild.sequential!].filter((phase) => phase.completed > 0),
+    );
+    results.baseline_ratios = printBuildTables(measured);
+    warnAboutPhases(measured);
 
-      const repeats: Array<Awaited<ReturnType<typeof backgroundRuns>>> = [];
-      for (let i = 0; i < RUN_REPEATS; i++) repeats.push(await backgroundRuns(target, RUNS, RUN_CONCURRENCY));
-      const repeatRates = repeats.map((repeat) => repeat.runs_per_second);
-      // The tables show the repeat whose rate is the median (the lower middle one for an even count).
-      const byRate = [...repeats].sort((a, b) => a.runs_per_second - b.runs_per_second);
-      const concurrent = byRate[Math.floor((byRate.length - 1) / 2)]!;
-      const paced = await backgroundRuns(target, PACED_RUNS, RUN_CONCURRENCY, PACED_RATE);
-      const sequential = await backgroundRuns(target, SEQUENTIAL_RUNS, 1);
-      const streamSequential = await streamedRuns(target, STREAMS, 1);
-      const streamConcurrent = await streamedRuns(target, STREAMS, RUN_CONCURRENCY);
-      Object.assign(results, {
-        background_concurrent: concurrent,
-        background_concurrent_repeat_rates: repeatRates,
-        background_paced: paced,
-        background_sequential: sequential,
-        stream_sequential: streamSequential,
-        stream_concurrent: streamConcurrent,
-        server_rss_end_mb: server.rssMb(),
-        server_rss_peak_mb: server.peakRssMb(),
-      });
-
-      printTable(
-        `Run engine (graph '${GRAPH}', server pid ${server.pid}; latencies in ms)`,
-        [
-          latencyRow("create→join", concurrent.completed, RUN_CONCURRENCY, concurrent.runs_per_second, concurrent.create_to_join),
-          latencyRow("  create (POST /runs)", concurrent.completed, RUN_CONCURRENCY, null, concurrent.create),
-          latencyRow("  join return − run end", concurrent.completed, RUN_CONCURRENCY, null, concurrent.join_after_run_end),
-          latencyRow(`create→join, paced at ${PACED_RATE}/s`, paced.completed, RUN_CONCURRENCY, paced.runs_per_second, paced.create_to_join),
-          latencyRow("  join return − run end", paced.completed, RUN_CONCURRENCY, null, paced.join_after_run_end),
-          latencyRow("create→join", sequential.completed, 1, sequential.runs_per_second, sequential.create_to_join),
-          latencyRow("  create (POST /runs)", sequential.completed, 1, null, sequential.create),
-          latencyRow("  join return − run end", sequential.completed, 1, null, sequential.join_after_run_end),
-          latencyRow("stream: first event", streamSequential.completed, 1, streamSequential.runs_per_second, streamSequential.first_event),
-          latencyRow("stream: end", streamSequential.completed, 1, null, streamSequential.stream_end),
-          latencyRow("stream: first event", streamConcurrent.completed, RUN_CONCURRENCY, streamConcurrent.runs_per_second, streamConcurrent.first_event),
-          latencyRow("stream: end", streamConcurrent.completed, RUN_CONCURRENCY, null, streamConcurrent.stream_end),
-        ],
-        ["n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms"],
-      );
-      printTable(
-        `Resources per phase: server RSS (after start ${results.server_rss_after_start_mb} MB, after warm-up ${results.server_rss_after_warmup_mb} MB, peak ${results.server_rss_peak_mb} MB); CPU ms per run and cores used by the server, its PostgreSQL backends, this client and other processes`,
-        [
-          resourceRow(`background c=${RUN_CONCURRENCY}`, concurrent.resources, concurrent.machine_before),
-          resourceRow(`paced ${PACED_RATE}/s`, paced.resources, paced.machine_before),
-          resourceRow("background c=1", sequential.resources, sequential.machine_before),
-          resourceRow("stream c=1", streamSequential.resources, streamSequential.machine_before),
-          resourceRow(`stream c=${RUN_CONCURRENCY}`, streamConcurrent.resources, streamConcurrent.machine_before),
-        ],
-        ["busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "load_1m"],
-      );
-      results.targets = printRunTargets(
-        repeatRates,
-        [concurrent, paced, sequential].filter((phase) => phase.completed > 0),
-      );
-      for (const phase of [concurrent, paced, sequential, streamSequential, streamConcurrent]) {
-        if (phase.resources.other_cpu_cores > 0.25) {
-          console.log(
-            `! ${"first_event" in phase ? "stream" : "background"} c=${phase.concurrency}: other processes used ` +
-              `${phase.resources.other_cpu_cores} cores meanwhile (of ${os.cpus().length}); its numbers are contended, rerun on a quiet machine`,
-          );
-        }
-      }
-      const problems = [concurrent, paced, sequential, streamSequential, streamConcurrent].filter(
-        (phase) => phase.failed > 0 || ("not_success" in phase && Object.keys(phase.not_success).length > 0),
-      );
-      for (const phase of problems) console.log(`! c=${phase.concurrency}: ${phase.failed} failed (${phase.first_error ?? "-"})`, "not_success" in phase ? phase.not_success : "");
-
-      await server.stop();
-      await worker?.stop();
-      stopped = true;
-      if (profileDir) {
-        const profile = busiestCpuProfile(profileDir);
-        if (profile) {
-          const summary = summarizeCpuProfile(profile);
-          results.cpu_profile = { file: profile, ...summary };
-          const rows = (list: typeof summary.by_package) => list.map((row) => ({ scenario: row.name, ms: row.self_ms, pct: row.pct }));
-          const note = `${summary.busy_ms} ms busy over the server's life, start-up included; % of busy time`;
-          printTable(`Server CPU profile (${note}): self time by package`, rows(summary.by_package), ["ms", "pct"]);
-          printTable("Server CPU profile: self time by function", rows(summary.by_function), ["ms", "pct"]);
-          printTable("Server CPU profile: native self time by JavaScript caller", rows(summary.native_by_caller), ["ms", "pct"]);
-          printTable("Server CPU profile: inclusive time of the repository's functions", rows(summary.repo_inclusive), ["ms", "pct"]);
-        }
-      }
-    } finally {
-      if (!stopped) await Promise.all([server.stop(), worker?.stop()]);
-    }
+    sqlDatabase = targets.find((target) => target.build === "this")!.database.url;
+    for (const target of targets) await stopTarget(target);
+    // The profile is written when the server exits.
+    if (profileDir) results.cpu_profile = printProfile(profileDir);
 
     if (SQL_RUNS > 0) {
-      const sql = await sqlAccounting(database.url, logPath, SQL_RUNS);
+      const sql = await sqlAccounting(sqlDatabase, path.join(RESULTS_DIR, `runs-${stamp}-sql-server.log`), SQL_RUNS);
       results.sql = sql;
       for (const scope of [sql.create_join, sql.stream, sql.idle]) {
         printTable(
@@ -426,8 +348,11 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       }
     }
   } finally {
-    await database.drop();
+    for (const target of targets) {
+      await stopTarget(target);
+      await target.database.drop();
+    }
   }
   results.finished_at = new Date().toISOString();
-  console.log(`\nrun-engine results: ${writeResults("runs", stamp, results)} (server log: ${logPath})`);
+  console.log(`\nrun-engine results: ${writeResults("runs", stamp, results)}`);
 }

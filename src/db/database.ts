@@ -85,9 +85,11 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     runQueue: new BatchedStatement((runs) => enqueueRuns(dataSource.manager, runs)),
     // Guarded by the lease (… WHERE lease_owner = $worker AND status = 'running'): a retry after a
     // lost connection records nothing twice. Enqueueing is not idempotent and is not retried.
-    runOutcomes: new BatchedStatement((records) =>
-      withRetry(() => settleRunOutcomes(dataSource.manager, records), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS }),
-    ),
+    runOutcomes: new BatchedStatement((records) => {
+      // Stamped as the round is sent (settleRunOutcomes): a retry writes the same time again.
+      const now = new Date();
+      return withRetry(() => settleRunOutcomes(dataSource.manager, records, now), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS });
+    }),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
     shareConnections: withPoolShare,
     serverSecret(purpose) {

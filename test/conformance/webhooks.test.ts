@@ -54,6 +54,8 @@ describe("webhook deliveries", () => {
     // What the receiver's Standard Webhooks library accepts: signature, id, timestamp.
     const payload = new Webhook(SECRET).verify(delivered.body, delivered.headers);
     expect(payload).toMatchObject({ run_id: run.run_id, thread_id: thread.thread_id, assistant_id: run.assistant_id, status: "success" });
+    // One stamp for the run's end: the webhook names the updated_at the run was recorded with.
+    expect((payload as { updated_at: string }).updated_at).toBe((await server.client.runs.get(thread.thread_id, run.run_id)).updated_at);
     expect(delivered.path).toBe("/done?source=hangar");
     expect(delivered.headers["content-type"]).toBe("application/json");
     expect(delivered.headers.authorization).toBe("Bearer fixture-token"); // webhooks.headers, ${{ env.LG_WEBHOOK_TOKEN }}

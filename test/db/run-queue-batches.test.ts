@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type pg from "pg";
+import pg from "pg";
 import { RunCreate } from "../../src/rest/schemas/runs.js";
 import { createRunFromWire } from "../../src/rest/run-wire.js";
 import { createServiceContext } from "../../src/runtime.js";
@@ -69,7 +69,6 @@ describe("the run queue's statements, batched across requests", () => {
     const runs = [await runningRun("worker-a"), await runningRun("worker-a"), await runningRun("worker-b"), await runningRun("worker-a")];
     // The last thread has another run queued behind its running one: it stays busy.
     await server.client.runs.create(runs[3]!.threadId, "echo", { input: human("next"), multitaskStrategy: "enqueue" });
-    const now = new Date();
     const writer = server.hangar.runtime.db.runOutcomes;
     const settle = ({ runId, threadId }: { runId: string; threadId: string }, status: "success" | "error", values: object | null) =>
       writer.call({
@@ -77,7 +76,6 @@ describe("the run queue's statements, batched across requests", () => {
         workerId: "worker-a",
         status,
         error: status === "error" ? { error: "Boom", message: "it broke" } : null,
-        now,
         thread: { threadId, values: values as never, interrupts: {}, status: status === "error" ? "error" : "idle", error: null },
         webhook: null,
       });
@@ -109,5 +107,50 @@ describe("the run queue's statements, batched across requests", () => {
     expect(byRun.get(runs[1]!.runId)).toMatchObject({ status: "error", error: { error: "Boom" }, thread_status: "error" });
     expect(byRun.get(runs[2]!.runId)).toMatchObject({ status: "running" });
     expect(byRun.get(runs[3]!.runId)).toMatchObject({ status: "success", values: { answer: 3 }, thread_status: "busy" });
+  });
+
+  it("stamps a run's end when its settle statement is sent, not when the worker asked (a round in flight may hold it back)", async () => {
+    const [first, second] = [await runningRun("worker-a"), await runningRun("worker-a")];
+    const settle = ({ runId, threadId }: { runId: string; threadId: string }) =>
+      server.hangar.runtime.db.runOutcomes.call({
+        runId,
+        workerId: "worker-a",
+        status: "success",
+        error: null,
+        thread: { threadId, values: { done: true }, interrupts: {}, status: "idle", error: null },
+        webhook: null,
+      });
+    // Another session holds the first run's thread row: its settle round waits in PostgreSQL.
+    const holder = new pg.Client({ connectionString: server.database.url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE", [first.threadId]);
+      const firstSettled = settle(first);
+      await expect
+        .poll(async () => (await holder.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock'")).rows[0].n, { timeout: 30_000 })
+        .toBeGreaterThan(0);
+      // One round in flight at a time: the second run's settle waits for the next round.
+      const secondSettled = settle(second);
+      // The clock moves past the moment the second settle was asked for before the first round is let go.
+      const asked = Date.now();
+      while (Date.now() <= asked) await new Promise((resolve) => setImmediate(resolve));
+      const released = Date.now();
+      await holder.query("COMMIT");
+      expect(await Promise.all([firstSettled, secondSettled])).toEqual([
+        { recorded: true, threadHasActiveRuns: false },
+        { recorded: true, threadHasActiveRuns: false },
+      ]);
+      const [row] = await sql<{ updated_at: Date; thread_updated_at: Date }>(
+        server.database,
+        "SELECT r.updated_at, t.updated_at AS thread_updated_at FROM runs r JOIN threads t USING (thread_id) WHERE r.run_id = $1",
+        [second.runId],
+      );
+      // Stamped when the worker asked, it would precede the release of the round before it.
+      expect(row!.updated_at.getTime()).toBeGreaterThanOrEqual(released);
+      expect(row!.thread_updated_at.getTime()).toBe(row!.updated_at.getTime());
+    } finally {
+      await holder.end();
+    }
   });
 });

@@ -11,7 +11,6 @@ export interface RunOutcomeRecord {
   workerId: string;
   status: RunStatus;
   error: JsonObject | null;
-  now: Date;
   thread: {
     threadId: string;
     /** As stored (sealed when encryption is on): any JSON value, or null. */
@@ -21,8 +20,11 @@ export interface RunOutcomeRecord {
     status: ThreadStatus;
     error: string | JsonObject | null;
   };
-  /** The run's webhook, queued in the outbox (webhook_deliveries) when the outcome is recorded. */
-  webhook: { url: string; body: string } | null;
+  /**
+   * The run's webhook, queued in the outbox (webhook_deliveries) when the outcome is recorded;
+   * its body names the run's updated_at, known only when the statement is sent.
+   */
+  webhook: ((updatedAt: Date) => { url: string; body: string }) | null;
 }
 
 export interface SettledRun {
@@ -59,24 +61,29 @@ const SETTLE_RUNS = preparedStatement(
  *
  * Locks: each run row, then its thread row, until the statement commits; records are settled in
  * thread lock order (thread-lock-order.ts).
+ *
+ * `now` stamps the runs' and threads' updated_at: the time the statement is sent, not the time
+ * each worker started settling (which a round in flight or a slow pool can precede by
+ * milliseconds), so a run's updated_at is when its end was written, the moment join may answer.
  */
-export async function settleRunOutcomes(manager: EntityManager, records: readonly RunOutcomeRecord[]): Promise<SettledRun[]> {
+export async function settleRunOutcomes(manager: EntityManager, records: readonly RunOutcomeRecord[], now: Date): Promise<SettledRun[]> {
   const order = threadLockOrder(records, (record) => record.thread.threadId);
   const sorted = order.map((index) => records[index]!);
   const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+  const webhooks = sorted.map((record) => record.webhook?.(now) ?? null);
   const { rows } = await runStatement<{ recorded: boolean; thread_has_active_runs: boolean }>(manager, SETTLE_RUNS, [
     sorted.map((record) => record.runId),
     sorted.map((record) => record.workerId),
     sorted.map((record) => record.status),
     sorted.map((record) => json(record.error)),
-    sorted.map((record) => record.now),
+    sorted.map(() => now),
     sorted.map((record) => record.thread.threadId),
     sorted.map((record) => json(record.thread.values)),
     sorted.map((record) => json(record.thread.interrupts)),
     sorted.map((record) => record.thread.status),
     sorted.map((record) => json(record.thread.error)),
-    sorted.map((record) => record.webhook?.url ?? null),
-    sorted.map((record) => record.webhook?.body ?? null),
+    webhooks.map((webhook) => webhook?.url ?? null),
+    webhooks.map((webhook) => webhook?.body ?? null),
   ]);
   const settled: SettledRun[] = new Array(records.length);
   order.forEach((index, position) => {

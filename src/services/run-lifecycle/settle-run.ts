@@ -125,12 +125,11 @@ async function recordOutcome(
   webhookQueued?: boolean;
 }> {
   // A graph's error message is a description, not a result: unstorable text in it is replaced.
-  const outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date } = {
+  const outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null } = {
     runId: run.runId,
     workerId,
     status: result.status,
     error: replaceUnstorableText(result.error),
-    now: ctx.now(),
   };
   let thread: SettledThread;
   let sealedValues: unknown;
@@ -153,7 +152,8 @@ async function recordOutcome(
     return recordOutcomeWithoutState(ctx, run, outcome);
   }
   // The webhook is queued by the statement that records the outcome: both commit, or neither.
-  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  // Its updated_at is stamped as the statement is sent (settleRunOutcomes), the webhook's with it.
+  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error });
   const settled = await ctx.db.runOutcomes.call({ ...outcome, thread: { threadId: run.threadId, ...thread, values: sealedValues }, webhook });
   return {
     ...settled,
@@ -174,17 +174,18 @@ async function recordOutcome(
 async function recordOutcomeWithoutState(
   ctx: ServiceContext,
   run: Run,
-  outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null; now: Date },
+  outcome: { runId: string; workerId: string; status: RunStatus; error: JsonObject | null },
 ): Promise<{ recorded: boolean; threadHasActiveRuns: boolean; status: RunStatus; error: JsonObject | null; webhookQueued: boolean }> {
-  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error, updatedAt: outcome.now });
+  const now = ctx.now();
+  const webhook = ctx.webhooksDisabled ? null : runWebhookMessage({ ...run, status: outcome.status, error: outcome.error });
   const threadError = {
     error: "ThreadStateNotRecorded",
     message: `The state run ${run.runId} left could not be read or encrypted; the thread's values are those before it (see the server log)`,
   };
   const settled = await withTransaction(ctx.db, async (transaction) => {
-    if (!(await finishRun(transaction, outcome))) return { recorded: false, threadHasActiveRuns: false };
-    if (webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook });
-    const thread = await settleThreadStatus(transaction, { threadId: run.threadId, status: "error", error: threadError, now: outcome.now });
+    if (!(await finishRun(transaction, { ...outcome, now }))) return { recorded: false, threadHasActiveRuns: false };
+    if (webhook) await insertWebhookDelivery(transaction, { runId: run.runId, ...webhook(now) });
+    const thread = await settleThreadStatus(transaction, { threadId: run.threadId, status: "error", error: threadError, now });
     return { recorded: true, ...thread };
   });
   return { ...settled, status: outcome.status, error: outcome.error, webhookQueued: settled.recorded && webhook !== null };

@@ -18,8 +18,13 @@ export function requireAllowedWebhook(ctx: ServiceContext, webhook: string | nul
   if (problem) throw new InvalidInputError(problem);
 }
 
-/** What a finished run's webhook delivers: the run as LangGraph Platform describes it (status included). */
-export function runWebhookMessage(run: Run): { url: string; body: string } | null {
-  if (!run.kwargs.webhook) return null;
-  return { url: run.kwargs.webhook, body: JSON.stringify(describeRun(run)) };
+/**
+ * What a finished run's webhook delivers: the run as LangGraph Platform describes it (status
+ * included), once its updated_at is known (the settle statement stamps it as it is sent); null
+ * when the run has no webhook.
+ */
+export function runWebhookMessage(run: Omit<Run, "updatedAt">): ((updatedAt: Date) => { url: string; body: string }) | null {
+  const url = run.kwargs.webhook;
+  if (!url) return null;
+  return (updatedAt) => ({ url, body: JSON.stringify(describeRun({ ...run, updatedAt })) });
 }
