@@ -15,8 +15,8 @@
  * (1000), BENCH_COMPARE_STREAMS_C1 (200). Server CPU: Hangar's process (PostgreSQL's backends
  * not included), the official CLI and the server it spawns. BENCH_COMPARE_PHASES=crud,patch,read
  * (of runs, streams, first-bytes, crud, patch, read) selects phases; BENCH_CPU_PROF=1 profiles
- * Hangar's server and prints its self time. BENCH_COMPARE_BASELINE=<another checkout> (built and
- * installed, e.g. a worktree of main) runs its Hangar too, on its own database, in turn with the
+ * Hangar's server and prints its self time. BENCH_BASELINE=<another checkout> (built and
+ * installed, e.g. a worktree of main; bench-kit's buildsUnderTest) runs its Hangar too, on its own database, in turn with the
  * other two (a before/after comparison with the official figure from the same run).
  */
 import os from "node:os";
@@ -24,6 +24,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { Client } from "@langchain/langgraph-sdk";
 import {
+  buildsUnderTest,
   RESULTS_DIR,
   busiestCpuProfile,
   summarizeCpuProfile,
@@ -50,7 +51,7 @@ const READS = envInt("BENCH_COMPARE_READS", 1000);
 const STREAMS_C1 = envInt("BENCH_COMPARE_STREAMS_C1", 200);
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 const WORKER_CONCURRENCY = Number(process.env.HANGAR_WORKER_CONCURRENCY ?? 16);
-const BASELINE = process.env.BENCH_COMPARE_BASELINE;
+const BASELINE = buildsUnderTest().find((build) => build.build === "baseline")?.repoRoot;
 
 interface Side {
   name: "hangar" | "official" | "baseline";
@@ -222,7 +223,7 @@ function printCpuProfile(directory: string): void {
   printTable("Hangar CPU profile: inclusive time of the repository's functions", rows(summary.repo_inclusive), ["ms", "pct"]);
 }
 
-/** The baseline checkout's Hangar (BENCH_COMPARE_BASELINE) on a database of its own. */
+/** The baseline checkout's Hangar (BENCH_BASELINE) on a database of its own. */
 async function startBaseline(stamp: string) {
   const database = await createBenchDatabase("compare_baseline");
   const server = await startServerProcess({

@@ -40,8 +40,8 @@
  *   ~/.cache/hangar-bench/official) on bench/langgraph.json: background and streamed runs/s, a
  *   stream's headers and metadata event at c=1, assistant CRUD ops/s, PATCH and read latency, each
  *   with the ratio; BENCH_COMPARE_REPEATS, BENCH_COMPARE_RUNS, BENCH_COMPARE_CRUD,
- *   BENCH_COMPARE_READS, BENCH_COMPARE_STREAMS_C1, BENCH_COMPARE_CONCURRENCY; BENCH_COMPARE_BASELINE=<another
- *   checkout> runs its Hangar too, in turn with the other two (before/after next to the official figure).
+ *   BENCH_COMPARE_READS, BENCH_COMPARE_STREAMS_C1, BENCH_COMPARE_CONCURRENCY; with BENCH_BASELINE (below) the other
+ *   checkout's Hangar runs too, in turn with the other two (before/after next to the official figure).
  *
  * BENCH_BASELINE=<another built checkout> (e.g. `git worktree add ../base main`, then npm ci and
  * npm run build there): the runs, crons and protocol suites run every phase on its server too, the

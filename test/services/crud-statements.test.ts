@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await proxy?.close();
-  await database?.drop();
+  await database?.retire();
 });
 
 /** The round trips `operation` took, with the statements it sent (shown when the count is off). */
