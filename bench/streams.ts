@@ -11,7 +11,8 @@
  *
  * Measured from the moment the burst starts: first event (the `metadata` event, sent once the
  * run is queued) p50/p99, stream end p50/p99; the server's RSS (VmRSS every 100 ms: peak and
- * before), server and PostgreSQL CPU. Runs wait in the queue for a worker slot
+ * before), server, PostgreSQL and client CPU, and the connections the kernel dropped because the
+ * server's listen backlog was full (TcpExt ListenOverflows, machine-wide). Runs wait in the queue for a worker slot
  * (HANGAR_WORKER_CONCURRENCY, passed through to the server), so the end times spread over
  * about clients × 3 × node_ms / concurrency; the first event does not wait for a worker.
  *
@@ -28,6 +29,7 @@
  * database, the two taking turns (the `build` column). BENCH_CPU_PROF=1: a V8 CPU profile of this
  * checkout's server, summarized by self time.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client } from "@langchain/langgraph-sdk";
@@ -63,6 +65,17 @@ const REPEATS = Math.max(1, envInt("BENCH_STREAMS_REPEATS", 2));
 const TIMEOUT_S = envInt("BENCH_STREAMS_TIMEOUT_S", 300);
 const BASELINE = process.env.BENCH_STREAMS_BASELINE;
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
+
+/**
+ * The machine's TcpExt ListenOverflows count: connections dropped because a listening socket's
+ * backlog was full (the whole machine's, so other processes' count too).
+ */
+function listenOverflows(): number {
+  const lines = fs.readFileSync("/proc/net/netstat", "utf8").split("\n").filter((line) => line.startsWith("TcpExt:"));
+  const names = lines[0]?.split(/\s+/) ?? [];
+  const values = lines[1]?.split(/\s+/) ?? [];
+  return Number(values[names.indexOf("ListenOverflows")] ?? Number.NaN);
+}
 
 /** An SDK client whose requests may all be in flight at once, each on a socket of its own. */
 function burstClient(server: ServerProcess): { client: Client; close: () => Promise<void> } {
@@ -151,10 +164,12 @@ async function burst({ build, server, database, client }: Target): Promise<Resul
   const rssBefore = server.rssMb() ?? 0;
   rss.start();
   const cpu = await CpuMeter.start(server, database.name);
+  const overflowsBefore = listenOverflows();
   const began = performance.now();
   const outcomes = await Promise.all(threads.map((threadId) => oneStream(client, threadId, began)));
   const seconds = (performance.now() - began) / 1000;
   const usage = await cpu.stop(CLIENTS);
+  const overflows = listenOverflows() - overflowsBefore;
   const memory = rss.stop();
   const completed = outcomes.filter((outcome) => outcome.complete).length;
   const firstEvents = outcomes.flatMap((outcome) => (outcome.firstEventMs === null ? [] : [outcome.firstEventMs]));
@@ -177,6 +192,7 @@ async function burst({ build, server, database, client }: Target): Promise<Resul
     server_cpu_ms_per_stream: usage.server_cpu_ms_per_op,
     postgres_cpu_ms_per_stream: usage.postgres_cpu_ms_per_op,
     client_cpu_ms_per_stream: usage.client_cpu_ms_per_op,
+    listen_overflows: overflows,
     machine_busy_pct_before: machine.busy_pct,
     load_1m: usage.load_avg_1m,
   };
@@ -217,6 +233,7 @@ export async function streamsSuite(stamp: string): Promise<void> {
     "server_cpu_ms_per_stream",
     "postgres_cpu_ms_per_stream",
     "client_cpu_ms_per_stream",
+    "listen_overflows",
     "machine_busy_pct_before",
     "load_1m",
   ]);
