@@ -87,13 +87,6 @@ export function sseResponse(
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
-      // Said outright (as hono's streamSSE does) so that @hono/node-server writes the headers at
-      // once: without it, it reads the body ahead to see whether it can give a Content-Length,
-      // and a stream whose second event is not ready yet costs a timer turn (setTimeout) before
-      // the headers and the first event go out. In that turn the worker had often claimed the
-      // run and started its graph, so the headers waited for the graph's first step
-      // (bench/compare.ts first-bytes: see the commit that added this).
-      "transfer-encoding": "chunked",
       ...options.headers,
     },
   });
