@@ -36,7 +36,7 @@
  * - streams (bench/streams.ts): BENCH_STREAMS_CLIENTS (1000) runs.stream calls started at once, each on
  *   its own thread, on a graph of three nodes waiting BENCH_STREAMS_NODE_MS (50) ms each: completed
  *   streams, first event and end p50/p99, server RSS peak and CPU; BENCH_STREAMS_REPEATS,
- *   BENCH_STREAMS_TIMEOUT_S, BENCH_STREAMS_BASELINE=<another checkout> (both servers, in turns).
+ *   BENCH_STREAMS_WARMUP, BENCH_STREAMS_TIMEOUT_S, BENCH_STREAMS_BASELINE=<another checkout> (both servers, in turns).
  *
  * - compare (bench/compare.ts; only when named): Hangar next to LangGraph's official in-memory
  *   server (installed by the bench at pinned versions into BENCH_OFFICIAL_DIR, default

@@ -21,8 +21,9 @@
  *
  * Client side: the SDK's request queue is sized to let every stream be in flight
  * (maxConcurrency = clients), and its requests go through one undici Agent allowing a socket per
- * stream (connections = clients + 16, keep-alive 30 s) so no stream waits for another's socket.
+ * stream (connections = clients + 16, idle sockets kept 4 s) so no stream waits for another's socket.
  *
+ * BENCH_STREAMS_WARMUP (300) streams at once warm each server up (not timed);
  * BENCH_STREAMS_REPEATS (2) bursts per server; BENCH_STREAMS_TIMEOUT_S (300) ends a stream that
  * runs longer (it then counts as incomplete). BENCH_STREAMS_BASELINE=<another checkout> (built
  * and installed, e.g. a worktree of main) runs the same bursts on its server too, on its own
@@ -63,6 +64,7 @@ const CLIENTS = envInt("BENCH_STREAMS_CLIENTS", 1000);
 const NODE_MS = envInt("BENCH_STREAMS_NODE_MS", 50);
 const REPEATS = Math.max(1, envInt("BENCH_STREAMS_REPEATS", 2));
 const TIMEOUT_S = envInt("BENCH_STREAMS_TIMEOUT_S", 300);
+const WARMUP = envInt("BENCH_STREAMS_WARMUP", 300);
 const BASELINE = process.env.BENCH_STREAMS_BASELINE;
 const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 
@@ -79,7 +81,9 @@ function listenOverflows(): number {
 
 /** An SDK client whose requests may all be in flight at once, each on a socket of its own. */
 function burstClient(server: ServerProcess): { client: Client; close: () => Promise<void> } {
-  const agent = new Agent({ connections: CLIENTS + 16, keepAliveTimeout: 30_000, pipelining: 1 });
+  // Idle sockets are let go after 4 s, before the server's 5 s keep-alive timeout closes them: a
+  // request sent on a socket the server was closing failed with "fetch failed" (16 of 1,000).
+  const agent = new Agent({ connections: CLIENTS + 16, keepAliveTimeout: 4_000, pipelining: 1 });
   const client = new Client({
     apiUrl: server.url,
     apiKey: null,
@@ -151,8 +155,10 @@ async function startTarget(build: Target["build"], stamp: string, profileDir: st
     entry: "built",
   });
   const { client, close } = burstClient(server);
-  // Warm-up: the graph loaded and the stream path run a few times before anything is timed.
-  const warm = await createThreads(client, 50);
+  // Warm-up: a smaller burst first. With 50 streams, the first timed burst of a run was 2-3 times
+  // slower than the later ones whichever server it hit (the same checkout as both `this` and
+  // `baseline`: first event p50 2.9 s, then 1.3, 1.0, 1.2 s), so the server timed first looked worse.
+  const warm = await createThreads(client, WARMUP);
   await Promise.all(warm.map((threadId) => oneStream(client, threadId, performance.now())));
   return { build, server, database, client, close };
 }
@@ -247,7 +253,7 @@ export async function streamsSuite(stamp: string): Promise<void> {
   }
   const file = writeResults("streams", stamp, {
     repo: repoState(),
-    settings: { CLIENTS, NODE_MS, STEPS, REPEATS, TIMEOUT_S, BASELINE, worker_concurrency: process.env.HANGAR_WORKER_CONCURRENCY ?? "default" },
+    settings: { CLIENTS, NODE_MS, STEPS, WARMUP, REPEATS, TIMEOUT_S, BASELINE, worker_concurrency: process.env.HANGAR_WORKER_CONCURRENCY ?? "default" },
     rows,
     cpu_profile: cpuProfile,
   });
