@@ -35,6 +35,11 @@
  *   BENCH_PROTOCOL_PAIRS, BENCH_PROTOCOL_THREAD_PAIRS, BENCH_PROTOCOL_TRANSPORTS,
  *   BENCH_PROTOCOL_SQL_SOCKETS, BENCH_CPU_PROF=1.
  *
+ * - streams (bench/streams.ts): BENCH_STREAMS_CLIENTS (1000) runs.stream calls started at once, each on
+ *   its own thread, on a graph of three nodes waiting BENCH_STREAMS_NODE_MS (50) ms each: completed
+ *   streams, first event and end p50/p99, server RSS peak and CPU; BENCH_STREAMS_REPEATS,
+ *   BENCH_STREAMS_WARMUP, BENCH_STREAMS_TIMEOUT_S; BENCH_BASELINE (below) runs both servers, in turns.
+ *
  * - compare (bench/compare.ts; only when named): Hangar next to LangGraph's official in-memory
  *   server (installed by the bench at pinned versions into BENCH_OFFICIAL_DIR, default
  *   ~/.cache/hangar-bench/official) on bench/langgraph.json: background and streamed runs/s, a
@@ -60,6 +65,7 @@ import { protocolSuite } from "./protocol.js";
 import { runEngineSuite } from "./runs.js";
 import { startupSuite } from "./startup.js";
 import { storeSuite } from "./store.js";
+import { streamsSuite } from "./streams.js";
 
 const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   runs: runEngineSuite,
@@ -71,6 +77,7 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
   startup: startupSuite,
   protocol: protocolSuite,
   console: consoleSuite,
+  streams: streamsSuite,
 };
 
 // Opt-in only (npm run bench -- compare): it installs the official server outside the repository.

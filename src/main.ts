@@ -256,6 +256,16 @@ async function releaseAll(releasers: Array<() => Promise<void>>, log: Logger): P
   }
 }
 
+/**
+ * How many connections the kernel may hold complete before the server accepts them (Linux caps it
+ * at net.core.somaxconn, 4096 by default since 5.4). Node's default, 511, is too few for a burst:
+ * 1,000 clients opening a stream each at once (bench/streams.ts) overflowed it while the server was
+ * busy (846 TcpExtListenOverflows); each dropped handshake is retried by the client's kernel only
+ * after 1 s, then 3 s, 7 s…, which put seconds on those streams' first event (p99). Accepted at
+ * once, the burst's requests share the CPU instead, so their first events come closer together.
+ */
+const LISTEN_BACKLOG = 4096;
+
 function listen(server: http.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -263,7 +273,7 @@ function listen(server: http.Server, port: number, host: string): Promise<void> 
       reject(new Error(`port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT=<port> or --port <port>`));
     };
     server.once("error", onError);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off("error", onError);
       resolve();
     });
