@@ -1,24 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SqlCountingProxy, databaseTarget, viaPort } from "../../bench/bench-kit.js";
 import { sql } from "../helpers/sql.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
-import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import type { SqlCountingProxy } from "../../bench/bench-kit.js";
+import { startStatementCountingServer, type StatementCountingServer } from "../helpers/statement-counting-server.js";
+import type { TestDatabase } from "../helpers/test-database.js";
+import type { TestServer } from "../helpers/test-server.js";
 
 // The server reaches PostgreSQL through a wire proxy that counts its statements; no worker or
 // cron scheduler, so nothing else queries while a PATCH is counted.
+let counting: StatementCountingServer;
 let database: TestDatabase;
 let proxy: SqlCountingProxy;
 let server: TestServer;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  proxy = new SqlCountingProxy(databaseTarget(database.url));
-  const port = await proxy.listen();
-  server = await startTestServer({ database: { ...database, url: viaPort(database.url, port) }, roles: { api: true, worker: false, cron: false } });
+  counting = await startStatementCountingServer();
+  ({ database, proxy, server } = counting);
 });
 afterAll(async () => {
-  await server?.close();
-  await proxy?.close();
-  await database?.retire();
+  await counting?.close();
 });
 
 describe("assistants.update", () => {

@@ -4,28 +4,10 @@ import type { JsonObject } from "../../domain/json.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
 import { jsonParameter } from "./json-parameter.js";
-import { toAssistant, type AssistantRow } from "./select-assistant.js";
+import { toAssistant, toAssistantVersion, type AssistantRow, type AssistantVersionRow } from "./select-assistant.js";
 
 const VERSION_COLUMNS = `v.assistant_id, v.version, v.graph_id, v.name, v.description, v.config, v.context, v.metadata,
   v.created_at, v.encryption_context`;
-
-/** An assistant_versions row as VERSION_COLUMNS read it. */
-type AssistantVersionRow = Omit<AssistantRow, "updated_at">;
-
-function toAssistantVersion(row: AssistantVersionRow): AssistantVersion {
-  return {
-    assistantId: row.assistant_id,
-    graphId: row.graph_id,
-    name: row.name,
-    description: row.description,
-    config: row.config,
-    context: row.context,
-    metadata: row.metadata,
-    version: row.version,
-    createdAt: row.created_at,
-    encryptionContext: row.encryption_context,
-  };
-}
 
 const LIST_VERSIONS = preparedStatement(
   "list_assistant_versions",

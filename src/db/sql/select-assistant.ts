@@ -1,5 +1,5 @@
 import type { EntityManager } from "typeorm";
-import type { Assistant } from "../../domain/assistant.js";
+import type { Assistant, AssistantVersion } from "../../domain/assistant.js";
 import type { JsonObject } from "../../domain/json.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
@@ -46,6 +46,14 @@ export interface AssistantRow {
 }
 
 export function toAssistant(row: AssistantRow): Assistant {
+  return { ...toAssistantVersion(row), updatedAt: row.updated_at };
+}
+
+/** An assistant_versions row: the assistants row's columns but updated_at (a version never changes). */
+export type AssistantVersionRow = Omit<AssistantRow, "updated_at">;
+
+/** One mapper for both tables: a version row holds the assistant's fields as they were then. */
+export function toAssistantVersion(row: AssistantVersionRow): AssistantVersion {
   return {
     assistantId: row.assistant_id,
     graphId: row.graph_id,
@@ -56,7 +64,6 @@ export function toAssistant(row: AssistantRow): Assistant {
     metadata: row.metadata,
     version: row.version,
     createdAt: row.created_at,
-    updatedAt: row.updated_at,
     encryptionContext: row.encryption_context,
   };
 }
