@@ -194,7 +194,8 @@ async function startRunStreaming(
   releasers: Array<() => Promise<void>>,
   readiness: ReadinessProbes,
 ): Promise<RunStreaming> {
-  const streaming: RunStreaming = { bus: new RunEventBus(), store: new RunEventStore(db, log), signals: new RunSignals() };
+  const bus = new RunEventBus();
+  const streaming: RunStreaming = { bus, store: new RunEventStore(db, bus, log), signals: new RunSignals() };
   releasers.push(() => streaming.store.close());
   const sweep = setInterval(() => {
     const cutoff = new Date(Date.now() - config.eventRetentionSeconds * 1000);

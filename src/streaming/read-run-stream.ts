@@ -51,11 +51,11 @@ export interface RunStreamReader {
 
 const ALWAYS_SENT = new Set(["metadata", "error"]);
 
-// A worker stores its events in batches (every 10 ms, run-event-store.ts) but publishes each at
-// once, so a reader in another process can hear an event live before the store holds the ones
-// before it. The reader then reads the store again until the gap is filled: after one flush,
-// usually 10–30 ms, hence short pauses first. The worker retries a failed write for
-// WORKER_WRITE_PATIENCE_MS; past that the events are lost and the stream goes on without them.
+// A live event that is not the next seq means events before it are not in this reader's hands:
+// those of this process are read from the store at once (it holds what is not committed yet);
+// another process sends its events only once committed (run-event-bus.ts), so a gap there is a
+// batch whose write failed after the worker retried it for WORKER_WRITE_PATIENCE_MS. The store is
+// read again after short pauses, then the stream goes on without the missing events.
 const GAP_PAUSES_MS = [5, 10, 20, 40, 80, 160, 250];
 const GAP_PATIENCE_MS = WORKER_WRITE_PATIENCE_MS + 1_000;
 
@@ -78,11 +78,11 @@ export function streamModeFilter(modes: readonly string[] | undefined): (event: 
  * A run's events from `afterSeq` on, each exactly once and in order: first what is stored, then
  * live ones. The bus is subscribed before the store is read, so no event published later can be
  * missed, and seq decides what is new. Events published before the subscription reach this reader
- * only through the store; when the worker runs in another process they may not be stored yet
- * when it is read. So the switch to live waits for them: a live event that is not the next seq
- * first reads the store up to it (see GAP_PAUSES_MS), and a run that ends before any live event
- * reached this reader has its store read once more (its worker stored every event before it
- * ended the run). Ends when the run ends, or at once after the replay when it had already ended
+ * only through the store, which holds them by then (another process announces an event only once it
+ * is committed; this process's store reads what it has not written yet). A live event that is not
+ * the next seq first reads the store up to it (see GAP_PAUSES_MS), and a run that ends before any
+ * live event reached this reader has its store read once more (its worker stored every event before
+ * it ended the run). Ends when the run ends, or at once after the replay when it had already ended
  * (its status is read before the store, so that replay is complete).
  *
  * The bus carries a run's events only within its process unless Redis links the processes. A run

@@ -25,13 +25,11 @@ export interface ThreadStreamRequest {
   signal: AbortSignal;
 }
 
-// A run executed by another process stores its events up to ~10 ms after announcing them
-// (run-event-store.ts), and much later when its database is slow (a loaded machine, a lock, a
-// retried write). An announced event not stored yet is looked for again after a delay that doubles
-// from 25 ms to 1 s, until it is read or its run's end arrives (the end of a run deleted meanwhile
-// says so). Never given up on: a run that waits (at a gate, an interrupt, a slow node) sends no
-// further announcement, so a reader that stopped looking would not see those events until the
-// run's next one.
+// Announced events are stored: another process announces an event once committed
+// (run-event-bus.ts) and this process's reads flush first. One that is not found was in a batch
+// whose write failed for good (run-event-store.ts logs it). It is looked for again after a delay
+// that doubles from 25 ms to 1 s, until it is read or its run's end arrives (the end of a run
+// deleted meanwhile says so); its run's later events are read meanwhile.
 const NOT_STORED_FIRST_RETRY_MS = 25;
 const NOT_STORED_MAX_RETRY_MS = 1_000;
 

@@ -14,6 +14,12 @@ export type BusListener = (message: BusMessage) => void;
  * thread. The local bus reaches readers in this process; `attachRedisFanout` extends it across
  * processes. Events are also stored (RunEventStore) so that readers who join late or reconnect
  * replay what they missed; the bus itself keeps nothing.
+ *
+ * Other processes must hear of a message only once what it announces is committed: their readers
+ * subscribe, then read the database, and an event announced before a reader subscribed but
+ * committed after its read would reach it only with the run's next event. A run's stream events
+ * are therefore sent to them by the store after their batch commits (`sendToOtherProcesses`);
+ * `publish` is for messages whose cause is committed already (a run's end, a state edit).
  */
 export class RunEventBus {
   private readonly emitter = new EventEmitter();
@@ -23,13 +29,18 @@ export class RunEventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  /** Sends to local readers and to every attached remote transport. */
+  /** Sends to local readers and to other processes; what the message announces must be committed. */
   publish(message: BusMessage): void {
     this.deliverLocally(message);
+    this.sendToOtherProcesses(message);
+  }
+
+  /** Through every attached remote transport, in call order. */
+  sendToOtherProcesses(message: BusMessage): void {
     for (const remote of this.remotes) remote(message);
   }
 
-  /** Entry point for messages that arrived from another process. */
+  /** Readers in this process (they also read what is not committed yet); entry point of messages from other processes. */
   deliverLocally(message: BusMessage): void {
     const { runId, threadId } = message.kind === "event" ? message.event : message;
     this.emitter.emit(`run:${runId}`, message);

@@ -45,23 +45,26 @@ describe("protocol v2 across processes", () => {
   for (const transport of ["sse", "websocket"] as const) {
     it(`streams over ${transport}, live, a run that another process executes`, async () => {
       const thread = apiOnly.client.threads.stream({ assistantId: "slow", transport });
-      const arrivals: number[] = [];
+      const third = gate();
+      const arrivals: Array<{ messages: unknown[] }> = [];
       try {
-        await thread.run.start({ input: human("across"), context: { step_ms: 150 } } as never);
-        const started = Date.now();
-        for await (const _values of thread.values) arrivals.push(Date.now() - started);
+        await thread.run.start({ input: human("across"), context: { step_ms: 10, gate_file: third.file } } as never);
+        const reading = (async () => {
+          for await (const values of thread.values) arrivals.push(values as { messages: unknown[] });
+        })();
+        // Live: the state after the second node arrives while the third waits at its gate.
+        await vi.waitFor(() => expect(arrivals.at(-1)?.messages).toHaveLength(3), { timeout: CONDITION_TIMEOUT_MS });
+        await third.open();
+        await reading;
         const output = (await thread.output) as { messages: unknown[] };
         expect(output.messages).toHaveLength(4);
+        expect(arrivals.length).toBeGreaterThanOrEqual(3);
+        expect(arrivals.at(-1)?.messages).toHaveLength(4);
       } finally {
+        await third.open();
         await thread.close();
       }
       expect(apiOnly.hangar.worker).toBeNull();
-      // Live: the states arrived spread over the run's three 150 ms steps, not all at its end.
-      // (Not a gate here: a subscription opened while the run is in flight can miss, until the
-      // run's next event, an event announced before it subscribed and stored after its replay
-      // read; a gated run has no next event. Known, see the issue note.)
-      expect(arrivals.length).toBeGreaterThanOrEqual(3);
-      expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan(200);
     });
   }
 

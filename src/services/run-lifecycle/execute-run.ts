@@ -52,14 +52,13 @@ export function executeRun(ctx: ServiceContext, execution: RunExecution): Promis
 
 async function executeInLogContext(ctx: ServiceContext, execution: RunExecution): Promise<ExecutionResult> {
   const { run, signal } = execution;
-  const { bus, store } = ctx.streaming;
+  const { store } = ctx.streaming;
   let seq = execution.firstSeq - 1;
   let holding = false;
   const record = (streamEvent: RunStreamEvent) => {
-    store.append(streamEvent);
     holding ||= execution.heldEvents !== undefined && isInterruptUpdate(streamEvent);
     if (holding) execution.heldEvents!.push(streamEvent);
-    else bus.publish({ kind: "event", event: streamEvent });
+    store.append(streamEvent, !holding);
   };
   const emit = (event: string, data: unknown) => {
     seq += 1;
