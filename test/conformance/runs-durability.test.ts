@@ -1,13 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { untilRunValues } from "../helpers/run-progress.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { CLI_CWD, cliArgs } from "../helpers/cli-process.js";
+import { createGates, type Gate } from "../helpers/gates.js";
 
 const human = (content: string) => ({ messages: [{ role: "user", content }] });
 const contents = (values: unknown) => ((values as { messages: Array<{ content: string }> }).messages ?? []).map((m) => m.content);
@@ -23,16 +20,11 @@ async function serverOn(database: TestDatabase, env: Record<string, string> = {}
   return server;
 }
 
-/**
- * A gate file for the `slow` graph's last node (test/fixtures/graphs/slow.ts): the run cannot end
- * before the test opens it, however long the machine takes to stop or kill its process (at a
- * load average of 20 the first process finished the run before its shutdown handed it back).
- */
-async function gate(): Promise<{ file: string; open: () => Promise<void> }> {
-  const directory = await fs.mkdtemp(path.join(os.tmpdir(), "hangar-durability-"));
-  cleanups.push(() => fs.rm(directory, { recursive: true, force: true }));
-  const file = path.join(directory, randomUUID());
-  return { file, open: () => fs.writeFile(file, "open") };
+/** A gate for the `slow` graph's last node (at a load average of 20 a first process finished the run before its shutdown handed it back). */
+async function gate(): Promise<Gate> {
+  const gates = await createGates();
+  cleanups.push(gates.removeAll);
+  return gates.gate();
 }
 
 async function sharedDatabase(): Promise<TestDatabase> {

@@ -85,11 +85,20 @@ describe("MCP tools", () => {
   });
 
   it("cancels the run when the client cancels the call", async () => {
+    // Its steps last ten minutes (the assistant's context): only the cancel can end the run,
+    // however slowly a loaded machine carries it.
+    const forever = await server.client.assistants.create({ graphId: "slow", name: "Slow forever", context: { step_ms: 600_000 } } as never);
     const client = await connect();
     const abort = new AbortController();
-    // Cancelled at the first step's progress: the slow graph has two more steps to go.
-    const call = client.callTool({ name: "slow", arguments: {} }, undefined, { signal: abort.signal, onprogress: () => abort.abort() });
-    await expect(call).rejects.toThrow(/abort/i);
+    const call = client.callTool({ name: "Slow_forever", arguments: {} }, undefined, { signal: abort.signal });
+    const rejected = expect(call).rejects.toThrow(/abort/i);
+    // Cancelled once its run is running.
+    await vi.waitFor(async () => {
+      const runs = await sql<{ status: string }>(server.database, "SELECT status FROM runs WHERE assistant_id = $1", [forever.assistant_id]);
+      expect(runs.map((run) => run.status)).toEqual(["running"]);
+    }, { timeout: CONDITION_TIMEOUT_MS });
+    abort.abort();
+    await rejected;
     // The graph run stopped: its trace ends with the abort (a finished run's has no error).
     await vi.waitFor(async () => {
       const roots = await sql<{ error: string | null }>(

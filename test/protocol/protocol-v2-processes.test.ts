@@ -1,7 +1,4 @@
 import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { print } from "graphql";
 import pg from "pg";
 import { createClient } from "graphql-ws";
@@ -11,6 +8,7 @@ import { ThreadEventsDocument, type ThreadEventFieldsFragment } from "../graphql
 import { graphqlWebSocketUrl } from "../graphql/helpers.js";
 import { startSplitProcesses, type SplitProcesses, type TestServer } from "../helpers/test-server.js";
 import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
+import { createGates } from "../helpers/gates.js";
 
 // Protocol v2 streams read Hangar's stored run events, announced across processes by Redis (as
 // run streams are): an SDK thread stream on a process without a worker follows a run that
@@ -19,33 +17,23 @@ const human = (content: string) => ({ messages: [{ role: "user", content }] });
 
 let processes: SplitProcesses;
 let apiOnly: TestServer;
-let gates: string;
+let gates: Awaited<ReturnType<typeof createGates>>;
 
 beforeAll(async () => {
-  gates = await fs.mkdtemp(path.join(os.tmpdir(), "hangar-protocol-gates-"));
+  gates = await createGates();
   processes = await startSplitProcesses();
   ({ apiOnly } = processes);
 });
 afterAll(async () => {
   await processes?.close();
-  await fs.rm(gates, { recursive: true, force: true });
+  await gates?.removeAll();
 });
-
-/**
- * The `slow` graph's last node waits for this gate file (test/fixtures/graphs/slow.ts): states
- * seen before `open()` were streamed live, while the run provably had not ended. Opened at the
- * latest by `finally`, so a failing test still lets its run end.
- */
-function gate(): { file: string; open: () => Promise<void> } {
-  const file = path.join(gates, randomUUID());
-  return { file, open: () => fs.writeFile(file, "open") };
-}
 
 describe("protocol v2 across processes", () => {
   for (const transport of ["sse", "websocket"] as const) {
     it(`streams over ${transport}, live, a run that another process executes`, async () => {
       const thread = apiOnly.client.threads.stream({ assistantId: "slow", transport });
-      const third = gate();
+      const third = gates.gate();
       const arrivals: Array<{ messages: unknown[] }> = [];
       try {
         await thread.run.start({ input: human("across"), context: { step_ms: 10, gate_file: third.file } } as never);
@@ -75,7 +63,7 @@ describe("protocol v2 across processes", () => {
     const locker = new pg.Client({ connectionString: processes.database.url });
     await locker.connect();
     const thread = apiOnly.client.threads.stream({ assistantId: "slow", transport: "sse" });
-    const third = gate();
+    const third = gates.gate();
     const arrivals: Array<{ messages: unknown[] }> = [];
     try {
       await locker.query("BEGIN");
@@ -113,7 +101,7 @@ describe("protocol v2 across processes", () => {
     const bus = apiOnly.hangar.runtime.streaming.bus;
     const listening = vi.spyOn(bus, "subscribeThread");
     const client = createClient({ url: graphqlWebSocketUrl(apiOnly), webSocketImpl: WebSocket, retryAttempts: 0 });
-    const third = gate();
+    const third = gates.gate();
     const arrivals: ThreadEventFieldsFragment[] = [];
     try {
       const reading = (async () => {
