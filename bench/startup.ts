@@ -17,6 +17,9 @@
  * CPU is the server's user + system time until /ok, and apart that of the child processes it
  * ran and waited for until then (initdb of a new embedded database). A last row times `scripts/build.ts` on a
  * checkout where nothing changed (the build check `npm start` runs before the server).
+ *
+ * With BENCH_BASELINE (another built checkout), each repeat starts both builds, in alternating
+ * order, and a ratio row per scenario follows (this build over the baseline).
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -26,15 +29,19 @@ import { performance } from "node:perf_hooks";
 import {
   REPO_ROOT,
   RESULTS_DIR,
+  buildsUnderTest,
   createBenchDatabase,
   envInt,
+  inTurn,
   printTable,
+  ratioRows,
   repoState,
   round,
   startServerProcess,
   waitForQuietMachine,
   writeResults,
   type BenchDatabase,
+  type BuildUnderTest,
   type ResultRow,
 } from "./bench-kit.js";
 
@@ -53,10 +60,15 @@ interface StartSample {
   children_mb: number;
 }
 
-async function startOnce(label: string, stamp: string, target: { databaseUrl: string | null; dataDir?: string }): Promise<StartSample> {
-  const logPath = path.join(RESULTS_DIR, `startup-${stamp}-${label}.log`);
+async function startOnce(
+  label: string,
+  stamp: string,
+  target: { databaseUrl: string | null; dataDir?: string; build: BuildUnderTest },
+): Promise<StartSample> {
+  const logPath = path.join(RESULTS_DIR, `startup-${stamp}-${target.build.build}-${label}.log`);
   const started = performance.now();
   const server = await startServerProcess({
+    repoRoot: target.build.repoRoot,
     configPath: "examples/langgraph.json",
     databaseUrl: target.databaseUrl,
     logPath,
@@ -94,10 +106,11 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : round((sorted[middle - 1]! + sorted[middle]!) / 2, 1);
 }
 
-function summarize(scenario: string, samples: StartSample[], busyPct: number): ResultRow {
+function summarize(scenario: string, build: BuildUnderTest, samples: StartSample[], busyPct: number): ResultRow {
   const of = (key: keyof StartSample) => median(samples.map((sample) => sample[key]));
   return {
     scenario,
+    build: build.build,
     busy_before_pct: busyPct,
     n: samples.length,
     ok_ms: of("ok_ms"),
@@ -113,47 +126,51 @@ function summarize(scenario: string, samples: StartSample[], busyPct: number): R
   };
 }
 
-/** `scripts/build.ts`, as `npm start` runs it first; returns its wall time. */
-function runBuild(): number {
+/** `scripts/build.ts` of a checkout, as `npm start` runs it first; returns its wall time. */
+function runBuild(root = REPO_ROOT): number {
   const started = performance.now();
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/build.ts"], { cwd: REPO_ROOT, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/build.ts"], { cwd: root, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`scripts/build.ts failed:\n${result.stdout}${result.stderr}`);
   return Math.round(performance.now() - started);
 }
 
+const SCENARIOS = ["embedded, first start", "embedded, restart", "postgres, first start", "postgres, restart"] as const;
+
 export async function startupSuite(stamp: string): Promise<void> {
-  // The suite measures the built server: build what changed first (not timed), then the check alone.
-  runBuild();
+  const builds = buildsUnderTest();
+  // The suite measures the built servers: build what changed first (not timed), then the check alone.
+  for (const build of builds) runBuild(build.repoRoot);
   const rows: ResultRow[] = [];
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "hangar-bench-startup-"));
   const databases: BenchDatabase[] = [];
   try {
-    const embeddedFirst: StartSample[] = [];
-    const embeddedRestart: StartSample[] = [];
-    const postgresFirst: StartSample[] = [];
-    const postgresRestart: StartSample[] = [];
+    const samples = new Map(builds.map((build) => [build, new Map(SCENARIOS.map((scenario) => [scenario, [] as StartSample[]]))]));
     let busy = 100;
     for (let repeat = 0; repeat < REPEATS; repeat++) {
-      busy = Math.min(busy, (await waitForQuietMachine()).busy_pct);
-      const dataDir = path.join(scratch, `data-${repeat}`);
-      embeddedFirst.push(await startOnce(`embedded-first-${repeat}`, stamp, { databaseUrl: null, dataDir }));
-      embeddedRestart.push(await startOnce(`embedded-restart-${repeat}`, stamp, { databaseUrl: null, dataDir }));
-      const database = await createBenchDatabase("startup");
-      databases.push(database);
-      postgresFirst.push(await startOnce(`postgres-first-${repeat}`, stamp, { databaseUrl: database.url }));
-      postgresRestart.push(await startOnce(`postgres-restart-${repeat}`, stamp, { databaseUrl: database.url }));
+      for (const build of inTurn(builds, repeat)) {
+        const of = samples.get(build)!;
+        busy = Math.min(busy, (await waitForQuietMachine()).busy_pct);
+        const dataDir = path.join(scratch, `data-${build.build}-${repeat}`);
+        of.get("embedded, first start")!.push(await startOnce(`embedded-first-${repeat}`, stamp, { databaseUrl: null, dataDir, build }));
+        of.get("embedded, restart")!.push(await startOnce(`embedded-restart-${repeat}`, stamp, { databaseUrl: null, dataDir, build }));
+        const database = await createBenchDatabase("startup");
+        databases.push(database);
+        of.get("postgres, first start")!.push(await startOnce(`postgres-first-${repeat}`, stamp, { databaseUrl: database.url, build }));
+        of.get("postgres, restart")!.push(await startOnce(`postgres-restart-${repeat}`, stamp, { databaseUrl: database.url, build }));
+      }
     }
-    rows.push(summarize("embedded, first start", embeddedFirst, busy));
-    rows.push(summarize("embedded, restart", embeddedRestart, busy));
-    rows.push(summarize("postgres, first start", postgresFirst, busy));
-    rows.push(summarize("postgres, restart", postgresRestart, busy));
-    const builds = Array.from({ length: REPEATS }, () => runBuild());
-    rows.push({ scenario: "build check, nothing changed", n: REPEATS, ok_ms: median(builds), ok_ms_max: Math.max(...builds) });
+    for (const build of builds) for (const scenario of SCENARIOS) rows.push(summarize(scenario, build, samples.get(build)!.get(scenario)!, busy));
+    for (const build of builds) {
+      const times = Array.from({ length: REPEATS }, () => runBuild(build.repoRoot));
+      rows.push({ scenario: "build check, nothing changed", build: build.build, n: REPEATS, ok_ms: median(times), ok_ms_max: Math.max(...times) });
+    }
+    if (builds.length > 1) rows.push(...ratioRows(rows, ["ok_ms", "cpu_ms", "rss_ok_mb", "rss_idle_mb", "rss_settled_mb", "peak_mb"]));
   } finally {
     for (const database of databases) await database.drop();
     fs.rmSync(scratch, { recursive: true, force: true });
   }
   printTable(`Start-up of the built server (example deployment; medians of ${REPEATS}, idle ${IDLE_S} s, settled ${SETTLE_S} s)`, rows, [
+    "build",
     "busy_before_pct",
     "n",
     "ok_ms",

@@ -10,6 +10,9 @@
  *    HNSW; BENCH_HNSW_QUERIES, 200). The embedded data directory is loaded in this process first,
  *    then served; the HNSW index is built by the server's start-up (its time is reported).
  *
+ * With BENCH_BASELINE (another built checkout) the operations of 1. run on both builds in turns,
+ * with this build over the baseline; semantic search runs on this build.
+ *
  * BENCH_STORE_PHASES=postgres,embedded selects phases. A failing phase is reported, and the
  * other phase's results are still printed and written.
  */
@@ -25,15 +28,19 @@ import { createLogger } from "../src/logger.js";
 import {
   CpuMeter,
   RESULTS_DIR,
+  buildsUnderTest,
   createBenchDatabase,
   envInt,
+  inTurn,
   percentiles,
   printTable,
+  ratioRows,
   repoState,
   runLoops,
   startServerProcess,
   waitForQuietMachine,
   writeResults,
+  type BuildUnderTest,
   type ResultRow,
   type ServerProcess,
 } from "./bench-kit.js";
@@ -46,6 +53,7 @@ const SEMANTIC_ITEMS = envInt("BENCH_STORE_ITEMS", 100_000);
 const EXACT_QUERIES = envInt("BENCH_EXACT_QUERIES", 20);
 const HNSW_QUERIES = envInt("BENCH_HNSW_QUERIES", 200);
 const LARGE_SHARED_BUFFERS = process.env.BENCH_STORE_SHARED_BUFFERS ?? "256MB";
+const TURNS = envInt("BENCH_STORE_TURNS", 2);
 const PHASES = new Set((process.env.BENCH_STORE_PHASES ?? "postgres,embedded").split(",").map((phase) => phase.trim()));
 const WORDS = ["pizza", "weather", "music", "travel", "garden", "finance", "chess", "coffee", "river", "engine"];
 
@@ -110,32 +118,59 @@ async function bulkLoadVectors(query: (text: string, values: unknown[]) => Promi
   }
 }
 
-async function postgresPhase(stamp: string, rows: ResultRow[]): Promise<void> {
+/** putItem, getItem and a filtered search beside threads.create, on a server of `build` over a new database. */
+async function measureStoreOps(stamp: string, build: BuildUnderTest, turn: number): Promise<ResultRow[]> {
   const database = await createBenchDatabase("store");
-  const logPath = path.join(RESULTS_DIR, `store-${stamp}-server.log`);
+  const logPath = path.join(RESULTS_DIR, `store-${stamp}-${build.build}-${turn}-server.log`);
   try {
-    const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath });
+    const server = await startServerProcess({ repoRoot: build.repoRoot, configPath: CONFIG, databaseUrl: database.url, logPath });
     try {
       const client = server.client(CONCURRENCY);
-      rows.push(await measureOps(server, database.name, "threads.create (yardstick)", () => client.threads.create({ metadata: { bench: true } })));
-      rows.push(
+      const rows = [
+        await measureOps(server, database.name, "threads.create (yardstick)", () => client.threads.create({ metadata: { bench: true } })),
         await measureOps(server, database.name, "store.putItem", (i) =>
           client.store.putItem(["bench", "ops", String(i % 50)], `k-${i}`, { text: `${WORDS[i % WORDS.length]} note ${i}`, i, even: i % 2 === 0 }),
         ),
-      );
-      rows.push(await measureOps(server, database.name, "store.getItem", (i) => client.store.getItem(["bench", "ops", String(i % 50)], `k-${i}`)));
-      rows.push(
+        await measureOps(server, database.name, "store.getItem", (i) => client.store.getItem(["bench", "ops", String(i % 50)], `k-${i}`)),
         await measureOps(server, database.name, "store.searchItems (filter)", (i) =>
           client.store.searchItems(["bench", "ops", String(i % 50)], { filter: { even: true, i: { $gte: i % 1000 } }, limit: 10 }),
         ),
-      );
+      ];
+      return rows.map((row) => ({ ...row, build: build.build }));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
+
+/**
+ * The operations on every build under test (BENCH_BASELINE: both, in alternating order over
+ * BENCH_STORE_TURNS turns, 2, then this build over the baseline).
+ */
+async function postgresOpsPhase(stamp: string, rows: ResultRow[]): Promise<void> {
+  const builds = buildsUnderTest();
+  const measured: ResultRow[] = [];
+  const turns = builds.length > 1 ? TURNS : 1;
+  for (let turn = 0; turn < turns; turn++) for (const build of inTurn(builds, turn)) measured.push(...(await measureStoreOps(stamp, build, turn)));
+  rows.push(...measured);
+  if (builds.length > 1) rows.push(...ratioRows(measured, ["per_s", "p50_ms", "p99_ms", "server_cpu_ms_op", "pg_cpu_ms_op"]));
+}
+
+async function postgresSemanticPhase(stamp: string, rows: ResultRow[]): Promise<void> {
+  const database = await createBenchDatabase("store");
+  const logPath = path.join(RESULTS_DIR, `store-${stamp}-semantic-server.log`);
+  try {
+    const server = await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath });
+    try {
       const pool = new pg.Pool({ connectionString: database.url, max: 1 });
       try {
         const { rows: extension } = await pool.query("SELECT 1 FROM pg_extension WHERE extname = 'vector'");
         await bulkLoadVectors((text, values) => pool.query(text, values), SEMANTIC_ITEMS);
         if (extension.length > 0) await pool.query("UPDATE store_vectors SET embedding_vector = embedding::vector WHERE embedding_vector IS NULL");
         const name = `semantic search, ${SEMANTIC_ITEMS} items, PostgreSQL ${extension.length > 0 ? "pgvector HNSW" : "exact scan"}`;
-        rows.push(await measureQueries(client, name, extension.length > 0 ? HNSW_QUERIES : EXACT_QUERIES));
+        rows.push({ ...(await measureQueries(server.client(1), name, extension.length > 0 ? HNSW_QUERIES : EXACT_QUERIES)), build: "this" });
       } finally {
         await pool.end();
       }
@@ -178,7 +213,7 @@ async function embeddedPhase(stamp: string, rows: ResultRow[]): Promise<{ hnsw_s
     // With a reused directory the index exists: this is a plain restart.
     const hnswStartS = Math.round((performance.now() - started) / 100) / 10;
     try {
-      rows.push(await measureQueries(server.client(1), `semantic search, ${SEMANTIC_ITEMS} items, embedded HNSW, default buffers`, HNSW_QUERIES));
+      rows.push({ ...(await measureQueries(server.client(1), `semantic search, ${SEMANTIC_ITEMS} items, embedded HNSW, default buffers`, HNSW_QUERIES)), build: "this" });
     } finally {
       await server.stop();
     }
@@ -191,7 +226,7 @@ async function embeddedPhase(stamp: string, rows: ResultRow[]): Promise<{ hnsw_s
     });
     try {
       const name = `semantic search, ${SEMANTIC_ITEMS} items, embedded HNSW, shared_buffers ${LARGE_SHARED_BUFFERS}`;
-      rows.push(await measureQueries(large.client(1), name, HNSW_QUERIES));
+      rows.push({ ...(await measureQueries(large.client(1), name, HNSW_QUERIES)), build: "this" });
     } finally {
       await large.stop();
     }
@@ -213,9 +248,10 @@ export async function storeSuite(stamp: string): Promise<void> {
       return null;
     }
   };
-  await attempt("postgres", () => postgresPhase(stamp, rows));
+  await attempt("postgres", () => postgresOpsPhase(stamp, rows));
+  await attempt("postgres", () => postgresSemanticPhase(stamp, rows));
   const embedded = await attempt("embedded", () => embeddedPhase(stamp, rows));
-  printTable("Store (latencies in ms)", rows, ["n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_ms_op", "pg_cpu_ms_op", "other_cores"]);
+  printTable("Store (latencies in ms)", rows, ["build", "n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms", "server_cpu_ms_op", "pg_cpu_ms_op", "other_cores"]);
   if (embedded) {
     const what = embedded.reused ? "index already built (kept directory)" : "HNSW build included";
     console.log(`embedded server start-up with ${SEMANTIC_ITEMS} vectors (${what}): ${embedded.hnsw_start_s} s`);
