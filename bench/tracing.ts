@@ -219,7 +219,8 @@ async function takeStoredRows(databaseUrl: string) {
       columns.map((column, i) => (isJsonb[i] && row[column] !== null ? JSON.stringify(row[column]) : row[column])),
     );
     // Every scenario starts from an empty table, so index sizes are alike.
-    await client.query("TRUNCATE trace_runs");
+    // (trace_feedback, empty here, refers to trace_runs: truncated with it.)
+    await client.query("TRUNCATE trace_runs, trace_feedback");
     return { columns, rows };
   } finally {
     await client.end();
