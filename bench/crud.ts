@@ -2,17 +2,23 @@
  * REST CRUD benchmark: assistants and threads through the official SDK client at a fixed
  * concurrency (BENCH_CONCURRENCY, default 16; BENCH_OPERATIONS per scenario, default 2000), against
  * a Hangar server (child process, own fresh database) serving the example deployment.
+ * BENCH_BASELINE=<another built checkout>: its server too, in alternated turns, with the ratios;
+ * BENCH_CRUD_REPEATS (default 1) runs the scenario list that many times.
  */
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import {
+  type Build,
   CpuMeter,
   RESULTS_DIR,
   RssSampler,
   createBenchDatabase,
+  buildsUnderTest,
   envInt,
+  inTurn,
   percentiles,
   printTable,
+  ratioRows,
   repoState,
   round,
   runLoops,
@@ -25,6 +31,7 @@ import {
 
 const CONCURRENCY = envInt("BENCH_CONCURRENCY", 16);
 const OPERATIONS = envInt("BENCH_OPERATIONS", 2000);
+const REPEATS = envInt("BENCH_CRUD_REPEATS", 1);
 
 async function measure({ server, database }: { server: ServerProcess; database: string }, name: string, operation: (index: number) => Promise<unknown>) {
   const machine = await waitForQuietMachine();
@@ -54,39 +61,66 @@ async function measure({ server, database }: { server: ServerProcess; database: 
   } satisfies ResultRow;
 }
 
+/** One build's server on its own database, and the assistants its create phase made. */
+interface CrudTarget {
+  build: Build;
+  server: ServerProcess;
+  database: string;
+  client: ReturnType<ServerProcess["client"]>;
+  assistantIds: string[];
+}
+
+const SCENARIOS: Array<{ name: string; operation: (target: CrudTarget, index: number) => Promise<unknown> }> = [
+  {
+    name: "assistants.create",
+    operation: async ({ client, assistantIds }, i) => {
+      const assistant = await client.assistants.create({ graphId: "agent", name: `bench-${i}`, metadata: { i } });
+      assistantIds.push(assistant.assistant_id);
+    },
+  },
+  {
+    name: "assistants.update (new version)",
+    operation: ({ client, assistantIds }, i) => client.assistants.update(assistantIds[i % assistantIds.length]!, { context: { model_name: `m-${i}` } }),
+  },
+  { name: "assistants.search (metadata)", operation: ({ client }, i) => client.assistants.search({ metadata: { i }, limit: 10 }) },
+  { name: "threads.create", operation: ({ client }) => client.threads.create({ metadata: { bench: true } }) },
+  { name: "threads.search (metadata)", operation: ({ client }) => client.threads.search({ metadata: { bench: true }, limit: 10 }) },
+];
+
+const RATIO_COLUMNS = ["per_s", "p50_ms", "p95_ms", "server_cpu_ms_op", "pg_cpu_ms_op"];
+
+/**
+ * Every scenario on every build (BENCH_BASELINE: this checkout and the baseline, each on a server
+ * and database of its own, both up throughout), in alternated turns (bench-kit's inTurn), so a
+ * load drift on a shared machine spreads over both builds.
+ */
 export async function crudSuite(stamp: string): Promise<void> {
-  const database = await createBenchDatabase("crud");
-  const logPath = path.join(RESULTS_DIR, `crud-${stamp}-server.log`);
+  const builds = buildsUnderTest();
+  const targets: CrudTarget[] = [];
+  const cleanups: Array<() => Promise<void>> = [];
   const rows: ResultRow[] = [];
   try {
-    const server = await startServerProcess({ configPath: "examples/langgraph.json", databaseUrl: database.url, logPath });
-    try {
-      const client = server.client(CONCURRENCY);
-      const target = { server, database: database.name };
-      const assistantIds: string[] = [];
-      rows.push(
-        await measure(target, "assistants.create", async (i) => {
-          const assistant = await client.assistants.create({ graphId: "agent", name: `bench-${i}`, metadata: { i } });
-          assistantIds.push(assistant.assistant_id);
-        }),
-      );
-      rows.push(
-        await measure(target, "assistants.update (new version)", (i) =>
-          client.assistants.update(assistantIds[i % assistantIds.length]!, { context: { model_name: `m-${i}` } }),
-        ),
-      );
-      rows.push(await measure(target, "assistants.search (metadata)", (i) => client.assistants.search({ metadata: { i }, limit: 10 })));
-      rows.push(await measure(target, "threads.create", () => client.threads.create({ metadata: { bench: true } })));
-      rows.push(
-        await measure(target, "threads.search (metadata)", () => client.threads.search({ metadata: { bench: true }, limit: 10 })),
-      );
-    } finally {
-      await server.stop();
+    for (const { build, repoRoot } of builds) {
+      const database = await createBenchDatabase(`crud_${build}`);
+      cleanups.push(() => database.drop());
+      const logPath = path.join(RESULTS_DIR, `crud-${stamp}-${build}-server.log`);
+      const server = await startServerProcess({ configPath: "examples/langgraph.json", databaseUrl: database.url, logPath, repoRoot });
+      cleanups.push(() => server.stop());
+      targets.push({ build, server, database: database.name, client: server.client(CONCURRENCY), assistantIds: [] });
+    }
+    let turn = 0;
+    for (let repeat = 0; repeat < REPEATS; repeat++) {
+      for (const { name, operation } of SCENARIOS) {
+        for (const target of inTurn(targets, turn++)) {
+          rows.push({ ...(await measure(target, name, (i) => operation(target, i))), build: target.build });
+        }
+      }
     }
   } finally {
-    await database.drop();
+    for (const cleanup of cleanups.reverse()) await cleanup();
   }
   printTable("REST CRUD (latencies in ms)", rows, [
+    "build",
     "busy_before_pct",
     "n",
     "conc",
@@ -99,12 +133,22 @@ export async function crudSuite(stamp: string): Promise<void> {
     "pg_cpu_ms_op",
     "other_cores",
   ]);
+  const ratios = builds.length > 1 ? ratioRows(rows, RATIO_COLUMNS) : [];
+  if (ratios.length > 0) printTable("This build over the baseline (per_s above 1: more; times and CPU below 1: less)", ratios, RATIO_COLUMNS);
   const contended = rows.filter((row) => Number(row.other_cores) > 0.25).map((row) => row.scenario);
   if (contended.length > 0) console.log(`! other processes competed for the CPU during: ${contended.join(", ")}; rerun on a quiet machine`);
   const file = writeResults("crud", stamp, {
     suite: "crud",
-    settings: { concurrency: CONCURRENCY, operations: OPERATIONS, config: "examples/langgraph.json", node: process.version, repo: repoState() },
+    settings: {
+      concurrency: CONCURRENCY,
+      operations: OPERATIONS,
+      config: "examples/langgraph.json",
+      baseline: builds.find((build) => build.build === "baseline")?.repoRoot ?? null,
+      node: process.version,
+      repo: repoState(),
+    },
     scenarios: rows.map((row) => ({ ...row, per_s: round(Number(row.per_s), 0) })),
+    baseline_ratios: ratios,
   });
-  console.log(`\nCRUD results: ${file} (server log: ${logPath})`);
+  console.log(`\nCRUD results: ${file} (server logs: ${RESULTS_DIR}/crud-${stamp}-*-server.log)`);
 }

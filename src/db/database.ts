@@ -7,11 +7,13 @@ import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
 import { BatchedStatement } from "./batched-statement.js";
+import { ChangeAnnouncer, type ChangeChannel } from "./change-announcer.js";
 import { HangarStore, type HangarStoreOptions } from "./hangar-store.js";
 import { SharedPool, withPoolShare } from "./pool-share.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { runStatement } from "./run-statement.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
+import { notifyChannels } from "./sql/notify-channels.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
 /** How long a query waits for a pooled connection (an idle one, or a new one connecting). */
@@ -32,6 +34,13 @@ export interface Database {
   runOutcomes: BatchedStatement<RunOutcomeRecord, SettledRun>;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
   isOwnBackend(pid: number): boolean;
+  /**
+   * Tells other processes, shortly after, that something on `channel` changed; call it once the
+   * change committed (db/change-announcer.ts). Nothing on the embedded database: no other process.
+   */
+  announceChange(channel: ChangeChannel): void;
+  /** Sends the announcements still waiting (db/change-announcer.ts); done by close() too. */
+  flushAnnouncements(): Promise<void>;
   /**
    * A new connection outside the pool (PostgreSQL only: the embedded database has exactly one
    * connection), for session state such as an advisory lock. The caller ends it.
@@ -75,6 +84,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
   const checkpointer = new RunStampingCheckpointer(pool, { cipher: options.checkpointCipher ?? null, log });
   const store = new HangarStore(pool, log, options.store);
   const secrets = new Map<string, Promise<Buffer>>();
+  const announcer = kind === "postgres" ? new ChangeAnnouncer((channels) => notifyChannels(pool, channels), log) : null;
   log.info({ database: kind }, "database connected");
   return {
     kind,
@@ -91,6 +101,8 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
       return withRetry(() => settleRunOutcomes(dataSource.manager, records, now), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS });
     }),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
+    announceChange: (channel) => announcer?.announce(channel),
+    flushAnnouncements: async () => announcer?.flush(),
     shareConnections: withPoolShare,
     serverSecret(purpose) {
       let secret = secrets.get(purpose);
@@ -109,6 +121,8 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
       return client;
     },
     async close() {
+      // A change committed just before shutdown still reaches the other processes.
+      await announcer?.flush();
       // TypeORM ends the shared pool when it is destroyed; the embedded engine closes after it.
       await dataSource.destroy();
       if (kind === "embedded") await closePool();

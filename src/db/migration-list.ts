@@ -26,6 +26,7 @@ import { IndexTraceRunTags1763760099500 } from "../../migrations/1763760099500-i
 import { AddRunEncryptionContext1764300000000 } from "../../migrations/1764300000000-add-run-encryption-context.js";
 import { CorrectModelPrices2026111764300200000 } from "../../migrations/1764300200000-correct-model-prices-2026-11.js";
 import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300300000-add-assistant-latest-version.js";
+import { DropAssistantChangeTrigger1764400000000 } from "../../migrations/1764400000000-drop-assistant-change-trigger.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   AddRunEncryptionContext1764300000000,
   CorrectModelPrices2026111764300200000,
   AddAssistantLatestVersion1764300300000,
+  DropAssistantChangeTrigger1764400000000,
 ];

@@ -5,6 +5,7 @@ import { countAssistants, searchAssistants, type AssistantFilter } from "../db/s
 import { selectAssistant, selectAssistantsByIds } from "../db/sql/select-assistant.js";
 import { insertAssistant } from "../db/sql/insert-assistant.js";
 import { updateAssistant } from "../db/sql/update-assistant.js";
+import { ASSISTANTS_CHANGED_CHANNEL } from "../db/change-announcer.js";
 import { withRetry } from "../db/retry.js";
 import { withTransaction } from "../db/tx.js";
 import {
@@ -104,6 +105,16 @@ function assistantRequest(assistantId: string, input: UpdateAssistantInput): Rec
   };
 }
 
+/**
+ * Every assistant write calls this once it committed (creation, update, version switch, deletion,
+ * data reset): MCP sessions of this process tell their clients at once, other processes' within
+ * ~50 ms, one NOTIFY per burst of writes (db/change-announcer.ts).
+ */
+export function announceAssistantsChanged(ctx: ServiceContext): void {
+  ctx.streaming.signals.assistantsChanged();
+  ctx.db.announceChange(ASSISTANTS_CHANGED_CHANNEL);
+}
+
 /** An assistant's graph, for a caller allowed to read the assistant. */
 async function readableGraphId(ctx: ServiceContext, assistantIdOrGraph: string): Promise<string> {
   return (await assistantsService.get(ctx, assistantIdOrGraph)).graphId;
@@ -144,7 +155,7 @@ export const assistantsService = {
       return openAssistant(ctx, existing);
     }
     const created = { ...assistant, encryptionContext: sealed.encryptionContext };
-    ctx.streaming.signals.assistantsChanged();
+    announceAssistantsChanged(ctx);
     return created;
   },
 
@@ -200,7 +211,7 @@ export const assistantsService = {
         { retryOn: "rolled-back" },
       );
       if (saved) {
-        ctx.streaming.signals.assistantsChanged();
+        announceAssistantsChanged(ctx);
         return { ...saved, ...plain };
       }
       if (!ctx.encryption) break;
@@ -221,7 +232,7 @@ export const assistantsService = {
       if (!(await selectAssistant(manager, assistantId, scope))) throw assistantNotFound(assistantId);
       throw new NotFoundError(`Assistant '${assistantId}' has no version ${version}`);
     }
-    ctx.streaming.signals.assistantsChanged();
+    announceAssistantsChanged(ctx);
     return openAssistant(ctx, activated);
   },
 
@@ -276,7 +287,7 @@ export const assistantsService = {
     } else {
       await withRetry(() => deleteOrFail(ctx.db.dataSource.manager), { retryOn: "rolled-back" });
     }
-    ctx.streaming.signals.assistantsChanged();
+    announceAssistantsChanged(ctx);
   },
 
   /** One assistant per deployed graph, with a stable id; existing ones are left as they are. */

@@ -8,6 +8,7 @@ import {
 } from "../db/sql/delete-all-data.js";
 import { deleteAllCheckpoints, deleteThreadCheckpoints } from "../db/sql/thread-checkpoints.js";
 import { requireOperator } from "./access-scope.js";
+import { announceAssistantsChanged } from "./assistants.service.js";
 import type { ServiceContext } from "./service-context.js";
 
 /** What POST /internal/truncate empties (LangGraph's dev server's flags). */
@@ -42,5 +43,6 @@ export const dataResetService = {
       if (flags.assistants) await deleteUserAssistants(manager);
       if (flags.store) await deleteAllStoreItems(manager);
     });
+    if (flags.assistants) announceAssistantsChanged(ctx);
   },
 };

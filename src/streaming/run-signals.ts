@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { ASSISTANTS_CHANGED_CHANNEL } from "../db/change-announcer.js";
 import { listenToChannels } from "../db/listen-channels.js";
 import type { RunStatusAndValues } from "../domain/run.js";
 import type { Logger } from "../logger.js";
@@ -118,8 +119,8 @@ export class RunSignals {
 
   /**
    * An assistant was created, changed or deleted: MCP sessions tell their clients the tool list
-   * changed. Raised in-process by the service; other processes hear the assistants trigger's
-   * NOTIFY, relayed by `listenForRunSignals`.
+   * changed. Raised in-process by the service; other processes hear the NOTIFY the service sends
+   * after its commit (db/change-announcer.ts), relayed by `listenForRunSignals`.
    */
   assistantsChanged(): void {
     this.emitter.emit("assistants-changed");
@@ -148,9 +149,10 @@ export class RunSignals {
 }
 
 /**
- * Relays the runs, assistants and crons triggers' NOTIFYs into `signals` on one connection (one
- * LISTEN connection per process, not one per consumer), and after a reconnect raises `pending`,
- * `assistantsChanged` and `cronsChanged`, since notifications sent meanwhile are lost.
+ * Relays the NOTIFYs of the runs and crons triggers and of the assistants service into `signals`
+ * on one connection (one LISTEN connection per process, not one per consumer), and after a
+ * reconnect raises `pending`, `assistantsChanged` and `cronsChanged`, since notifications sent
+ * meanwhile are lost.
  */
 export function listenForRunSignals(
   connectionString: string,
@@ -160,7 +162,7 @@ export function listenForRunSignals(
 ): Promise<{ close(): Promise<void> }> {
   return listenToChannels({
     connectionString,
-    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done", "hangar_assistant_changed", "hangar_cron_changed"],
+    channels: ["hangar_run_pending", "hangar_run_cancel", "hangar_run_done", ASSISTANTS_CHANGED_CHANNEL, "hangar_cron_changed"],
     name: "hangar-run-signals",
     onNotification(message) {
       if (message.channel === "hangar_run_pending") {
@@ -170,7 +172,7 @@ export function listenForRunSignals(
         const dueAt = Number(message.payload);
         signals.runPending(Number.isFinite(dueAt) && dueAt > 0 ? new Date(dueAt) : undefined);
       } else if (message.channel === "hangar_run_cancel" && message.payload) signals.cancelRequested(message.payload);
-      else if (message.channel === "hangar_assistant_changed") {
+      else if (message.channel === ASSISTANTS_CHANGED_CHANNEL) {
         // This process's own changes were announced in-process at their commit already.
         if (!isOwnBackend(message.processId)) signals.assistantsChanged();
       }

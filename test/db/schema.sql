@@ -1,11 +1,3 @@
-CREATE FUNCTION public.hangar_announce_assistant_change() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-      BEGIN
-        PERFORM pg_notify('hangar_assistant_changed', '');
-        RETURN NULL;
-      END $$;
-
 CREATE FUNCTION public.hangar_announce_cron_change() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -704,8 +696,6 @@ CREATE INDEX trace_runs_thread_id_idx ON public.trace_runs USING btree (thread_i
 CREATE INDEX trace_runs_trace_id_idx ON public.trace_runs USING btree (trace_id, dotted_order);
 
 CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (gave_up_at IS NULL);
-
-CREATE TRIGGER assistants_announce_change AFTER INSERT OR DELETE OR UPDATE ON public.assistants FOR EACH STATEMENT EXECUTE FUNCTION public.hangar_announce_assistant_change();
 
 CREATE TRIGGER crons_announce_change AFTER INSERT OR DELETE OR UPDATE OF schedule, timezone, enabled, end_time, next_run_date ON public.crons FOR EACH STATEMENT EXECUTE FUNCTION public.hangar_announce_cron_change();
 

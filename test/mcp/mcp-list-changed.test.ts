@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from "../helpers/test-server.js";
 import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // tools/list_changed across processes: two Hangar servers on one database; an assistant changed
-// through either reaches an MCP session on the first (the assistants trigger's NOTIFY), once.
+// through either reaches an MCP session on the first, once: at once when made through the first,
+// by the NOTIFY the second sends after its commit otherwise (db/change-announcer.ts).
 let first: TestServer;
 let second: TestServer;
 let client: Client;
@@ -42,7 +43,8 @@ describe("tools/list_changed", () => {
     notifications = 0;
     await first.client.assistants.create({ graphId: "echo", name: "made here" });
     await vi.waitFor(() => expect(notifications).toBe(1), { timeout: CONDITION_TIMEOUT_MS });
-    // The trigger's NOTIFY of this process's own change is not passed on a second time.
+    // The NOTIFY this process sends about its own change is not passed on a second time.
+    await first.hangar.runtime.db.flushAnnouncements();
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(notifications).toBe(1);
   });

@@ -37,6 +37,20 @@ describe("assistants.update", () => {
     ]);
   });
 
+  it("then tells other processes in one NOTIFY of its own, after the commit, outside the write's transaction", async () => {
+    const assistant = await server.client.assistants.create({ graphId: "echo" });
+    const db = server.hangar.runtime.db;
+    await db.flushAnnouncements();
+    proxy.reset();
+    await server.client.assistants.update(assistant.assistant_id, { context: { announced: true } });
+    await db.flushAnnouncements();
+    proxy.pause();
+    const counted = [...proxy.statements.entries()];
+    expect(counted.filter(([text]) => /pg_notify/i.test(text)).map(([, calls]) => calls)).toEqual([1]);
+    expect(counted.filter(([text]) => /^(BEGIN|START TRANSACTION)/i.test(text))).toEqual([]);
+    expect(proxy.roundTrips).toBe(2);
+  });
+
   it("numbers racing updates of one assistant 2..N+1, each version holding what its update sent", async () => {
     const assistant = await server.client.assistants.create({ graphId: "echo" });
     const results = await Promise.all(

@@ -26,7 +26,15 @@ const SORT_COLUMNS: Record<AssistantSortField, string> = {
   updated_at: "updated_at",
 };
 
-/** Filtered assistants page; ties broken by id so pages are stable. Reads only, locks nothing. */
+/**
+ * Filtered assistants page; ties broken by id so pages are stable. Reads only, locks nothing.
+ *
+ * Deliberately not a named statement (db/prepared-statement.ts), though its texts are few: the
+ * generic plan PostgreSQL may settle on for `metadata @> $n ... ORDER BY created_at LIMIT $m`
+ * assumes 1% of rows match and walks assistants_created_at_idx, filtering every row. Measured on
+ * 4,000 assistants: 6.2 ms for one match, where the custom plan (GIN index) takes 0.3 ms plus
+ * 0.4 ms of planning. Parsing, the only part a name would save for sure, is the small part.
+ */
 export async function searchAssistants(
   manager: EntityManager,
   filter: AssistantFilter,
