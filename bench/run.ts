@@ -49,8 +49,8 @@
  *   checkout's Hangar runs too, in turn with the other two (before/after next to the official figure).
  *
  * BENCH_BASELINE=<another built checkout> (e.g. `git worktree add ../base main`, then npm ci and
- * npm run build there): the runs, crons, protocol, streams, startup and store (its operations)
- * suites run every phase on its server too, the builds in turns, and print both and this build
+ * npm run build there): the runs, crud, crons, protocol, streams, startup and store (its
+ * operations) suites run every phase on its server too, the builds in turns, and print both and this build
  * over the baseline (bench-kit's buildsUnderTest); compare adds it as a third server.
  *
  * Server settings (HANGAR_WORKER_CONCURRENCY, HANGAR_DB_POOL_SIZE, ...) pass through the environment.
