@@ -37,11 +37,24 @@ export function threadStreamPositionOf(header: string | undefined): number | und
 
 /**
  * A text/event-stream Response over a run's events. The body ends when the events end (the run
- * ended); `onDisconnect` runs when the client goes away first.
+ * ended); `onDisconnect` runs when the client goes away first. `opening`, an event already known
+ * when the response is made (create-and-stream's `metadata`), is queued in the body before it is
+ * returned, so it leaves right behind the headers instead of a few turns of the event loop later.
+ *
+ * The response is marked `transfer-encoding: chunked` (what Node sends for a body of unknown
+ * length anyway): without it, @hono/node-server reads ahead to size a body, and when the first
+ * event is ready but the second is not, it waits on a timer (≥ 1 ms) before sending anything.
  */
 export function sseResponse(
   events: AsyncIterable<RunStreamEvent>,
-  options: { headers?: Record<string, string>; onDisconnect?: () => void; abort: AbortController; heartbeatMs?: number; openStreams?: OpenCounter },
+  options: {
+    headers?: Record<string, string>;
+    onDisconnect?: () => void;
+    abort: AbortController;
+    heartbeatMs?: number;
+    openStreams?: OpenCounter;
+    opening?: RunStreamEvent;
+  },
 ): Response {
   const iterator = events[Symbol.asyncIterator]();
   let heartbeat: NodeJS.Timeout | null = null;
@@ -50,6 +63,7 @@ export function sseResponse(
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       if (options.openStreams) closeCount = options.openStreams.open();
+      if (options.opening) controller.enqueue(encoder.encode(formatSseEvent(options.opening)));
       heartbeat = setInterval(() => controller.enqueue(encoder.encode(": heartbeat\n\n")), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
       heartbeat.unref();
     },
@@ -87,6 +101,7 @@ export function sseResponse(
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
+      "transfer-encoding": "chunked",
       ...options.headers,
     },
   });

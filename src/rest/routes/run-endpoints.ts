@@ -39,10 +39,13 @@ export async function streamNewRun(
 ) {
   const abort = new AbortController();
   const { run, events } = await runResultsService.createAndStream(ctx, createRunFromWire(body, threadId, { headers }), { signal: abort.signal });
+  // The run's `metadata`, which createAndStream yields at once: sent together with the headers.
+  const opening = await events.next();
   const location = runLocation(run.threadId, run.runId, threadId === null);
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
   return sseResponse(events, {
     abort,
+    opening: opening.done ? undefined : opening.value,
     openStreams: ctx.metrics?.sseStreams,
     headers: { "Content-Location": location, Location: `${location}/stream` },
     onDisconnect: cancelOnDisconnect
