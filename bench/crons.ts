@@ -19,12 +19,15 @@
  * BENCH_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): each scenario
  * also runs on its build (one after the other, each at its own minute boundary, starting with the
  * other build each scenario), and a table gives this build over the baseline.
+ * BENCH_CPU_PROF=1: a V8 CPU profile of this checkout's first server in each scenario, summarized by
+ * self time (start-up is in it too; the repository's inclusive times show the firing's share).
  */
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import {
   CpuMeter,
+  busiestCpuProfile,
   RESULTS_DIR,
   buildsUnderTest,
   createBenchDatabase,
@@ -36,6 +39,7 @@ import {
   repoState,
   round,
   startServerProcess,
+  summarizeCpuProfile,
   waitForQuietMachine,
   wallMs,
   writeResults,
@@ -50,6 +54,7 @@ const SCENARIOS = (process.env.BENCH_CRON_SCENARIOS ?? "stateless,thread,two-pro
 const CONFIG = "bench/langgraph.json";
 /** The slot is the first minute boundary at least this far ahead, so the scheduler is idle before it. */
 const MIN_LEAD_MS = 8_000;
+const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 
 type Kind = "stateless" | "thread" | "two-processes";
 /** Compared between builds when BENCH_BASELINE is given (times in ms, CPU, memory). */
@@ -122,7 +127,10 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
     for (let index = 0; index < processes; index++) {
       const logPath = path.join(RESULTS_DIR, `crons-${stamp}-${kind}-${build}-${index}-server.log`);
       // info: the scheduler logs each tick that fired (with its duration) at info.
-      servers.push(await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" }, repoRoot }));
+      const cpuProfDir = CPU_PROFILE && build === "this" && index === 0 ? profileDirOf(stamp, kind) : undefined;
+      servers.push(
+        await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" }, repoRoot, cpuProfDir }),
+      );
     }
     // Before the crons exist and the slot is chosen: on a busy machine this waits up to
     // BENCH_QUIET_WAIT_S (60 s), which, taken just before the slot, ran past it (a second firing
@@ -190,6 +198,26 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
   }
 }
 
+function profileDirOf(stamp: string, kind: Kind): string {
+  return path.join(RESULTS_DIR, `crons-${stamp}-${kind}-cpuprof`);
+}
+
+/** The profile of this build's first server in each scenario (BENCH_CPU_PROF=1), by self time. */
+function printCpuProfiles(stamp: string): Record<string, unknown> {
+  const summaries: Record<string, unknown> = {};
+  for (const kind of SCENARIOS as Kind[]) {
+    const profile = fs.existsSync(profileDirOf(stamp, kind)) ? busiestCpuProfile(profileDirOf(stamp, kind)) : null;
+    if (!profile) continue;
+    const summary = summarizeCpuProfile(profile, 30);
+    const table = (list: typeof summary.by_package) => list.map((row) => ({ scenario: row.name, ms: row.self_ms, pct: row.pct }));
+    printTable(`${kind}: server CPU profile (${summary.busy_ms} ms busy, start-up included), self time by package`, table(summary.by_package), ["ms", "pct"]);
+    printTable(`${kind}: self time by function`, table(summary.by_function), ["ms", "pct"]);
+    printTable(`${kind}: inclusive time of the repository's functions`, table(summary.repo_inclusive), ["ms", "pct"]);
+    summaries[kind] = { file: profile, ...summary };
+  }
+  return summaries;
+}
+
 export async function cronsSuite(stamp: string): Promise<void> {
   const rows: ResultRow[] = [];
   const builds = buildsUnderTest();
@@ -219,6 +247,7 @@ export async function cronsSuite(stamp: string): Promise<void> {
   ]);
   const ratios = builds.length > 1 ? ratioRows(rows, RATIO_COLUMNS) : [];
   if (ratios.length > 0) printTable("This build over the baseline (below 1: less)", ratios, RATIO_COLUMNS);
+  const cpuProfiles = CPU_PROFILE ? printCpuProfiles(stamp) : undefined;
   const file = writeResults("crons", stamp, {
     suite: "crons",
     settings: {
@@ -231,6 +260,7 @@ export async function cronsSuite(stamp: string): Promise<void> {
     },
     scenarios: rows,
     baseline_ratios: ratios,
+    cpu_profiles: cpuProfiles,
   });
   console.log(`\nCron results: ${file}`);
 }
