@@ -47,7 +47,7 @@ export class CheckpointBlobCodec {
 
   async dump(field: BlobField, value: unknown): Promise<{ type: string; blob: Buffer }> {
     const [type, bytes] = await this.serde.dumpsTyped(value);
-    if (!this.cipher) return { type, blob: Buffer.from(bytes) };
+    if (!this.cipher) return { type, blob: asBuffer(bytes) };
     const sealed = await this.handlerResult(() => this.cipher!.encrypt(contextOf(field), bytes), "encrypt", field);
     return { type: `${type}${ENCRYPTED_SUFFIX}`, blob: Buffer.from(sealed) };
   }
@@ -91,4 +91,14 @@ export class CheckpointBlobCodec {
 
 function contextOf(field: BlobField): EncryptionContext {
   return { model: "checkpoint", field, metadata: {} };
+}
+
+/**
+ * The serializer's bytes as a Buffer over the same memory: Buffer.from(Uint8Array) would copy
+ * every channel value and pending write once more before it is queued. LangGraph's serializers
+ * return a fresh array per call (TextEncoder.encode), so sharing it is safe. A cipher's output
+ * is still copied: it is the deployment's code, which may reuse its output buffer.
+ */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -58,7 +58,9 @@ export async function attemptRun(ctx: ServiceContext, claimed: ClaimedRun): Prom
 
 async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promise<boolean> {
   const { run, tracing } = claimed;
-  const log = ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
+  // Made only when a settle fails: pino serializes a child's fields when it is made, which every
+  // run would otherwise pay for a logger it almost never uses.
+  const log = () => ctx.log.child({ runId: run.runId, threadId: run.threadId, attempt: run.attempt });
   const startedAt = performance.now();
   try {
     const firstSeq = run.attempt > 1 ? await nextSeqAfterEarlierAttempts(ctx, run) : 1;
@@ -86,14 +88,14 @@ async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promi
     const settled = await withRetry(() => settleRun(ctx, claimed.workerId, run, result, output), {
       retryOn: "idempotent",
       maxElapsedMs: claimed.leaseMs,
-      onRetry: (error, attempt) => log.warn({ err: coerceError(error), attempt }, "settling a run failed; retrying"),
+      onRetry: (error, attempt) => log().warn({ err: coerceError(error), attempt }, "settling a run failed; retrying"),
     });
     if (settled.finalStatus) ctx.metrics?.runFinished(run.kwargs.graphId, settled.finalStatus, (performance.now() - startedAt) / 1000);
     return settled.threadHasActiveRuns;
   } catch (error) {
     // Not a lost connection, or one that outlasted the lease: the lease expires and another
     // attempt runs it from its last checkpoint.
-    log.error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
+    log().error({ err: coerceError(error) }, "could not settle a run; it will be retried after its lease expires");
     return true;
   }
 }
