@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { claimRuns } from "../../src/db/sql/claim-runs.js";
 import { renewRunLeases } from "../../src/db/sql/renew-run-leases.js";
 import { requeueExpiredRuns } from "../../src/db/sql/requeue-expired-runs.js";
@@ -7,6 +8,7 @@ import { createServiceContext } from "../../src/runtime.js";
 import { settleRun } from "../../src/services/run-lifecycle/settle-run.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
+import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
 
 // No worker: the test plays the workers, each with its own (drifting) process clock.
 let server: TestServer;
@@ -104,5 +106,46 @@ describe("a late rollback", () => {
     await settleRun(ctx, "worker-new", run!, { kind: "rolled-back" });
     expect(await selectRuns(manager(), [runId])).toEqual([]);
     expect(await sql(server.database, "SELECT 1 FROM checkpoints WHERE thread_id = $1", [threadId])).toHaveLength(0);
+  });
+});
+
+describe("a lease renewal beside a settle of the same runs", () => {
+  /** Two runs claimed by `workerId` whose order by thread id differs from their order by run id. */
+  async function runsInCrossedOrder(workerId: string) {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const [one, two] = [await pendingRun(), await pendingRun()];
+      const [byThread, other] = one.threadId < two.threadId ? [one, two] : [two, one];
+      if (byThread.runId < other.runId) continue;
+      const claimed = await claimRuns(manager(), { workerId, limit: 100, leaseMs: LEASE_MS, now: new Date() });
+      expect(claimed.map((run) => run.run.runId)).toEqual(expect.arrayContaining([one.runId, two.runId]));
+      return { firstByThread: byThread.runId, secondByThread: other.runId };
+    }
+    throw new Error("no two runs in crossed order after 20 pairs");
+  }
+
+  it("locks the runs in thread order, as a settle does, so neither waits for the other in a cycle (no deadlock)", async () => {
+    const { firstByThread, secondByThread } = await runsInCrossedOrder("worker-d");
+    // Plays a batched settle: it holds the run first in thread order and will want the second.
+    const settle = new pg.Client({ connectionString: server.database.url });
+    await settle.connect();
+    try {
+      await settle.query("BEGIN");
+      await settle.query("SELECT 1 FROM runs WHERE run_id = $1 FOR UPDATE", [firstByThread]);
+      const renewal = renewRunLeases(manager(), { workerId: "worker-d", runIds: [firstByThread, secondByThread], leaseMs: LEASE_MS });
+      // The renewal waits for the settle's row (in run id order it would hold the second row by now).
+      await vi.waitFor(async () => {
+        const waiting = await sql(
+          server.database,
+          "SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted AND a.datname = current_database()",
+        );
+        expect(waiting.length).toBeGreaterThan(0);
+      }, { timeout: CONDITION_TIMEOUT_MS });
+      await settle.query("SELECT 1 FROM runs WHERE run_id = $1 FOR UPDATE", [secondByThread]);
+      await settle.query("COMMIT");
+      const held = await renewal;
+      expect(held.map((run) => run.runId).sort()).toEqual([firstByThread, secondByThread].sort());
+    } finally {
+      await settle.end();
+    }
   });
 });
