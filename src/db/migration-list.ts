@@ -27,6 +27,7 @@ import { AddRunEncryptionContext1764300000000 } from "../../migrations/176430000
 import { CorrectModelPrices2026111764300200000 } from "../../migrations/1764300200000-correct-model-prices-2026-11.js";
 import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300300000-add-assistant-latest-version.js";
 import { DropAssistantChangeTrigger1764400000000 } from "../../migrations/1764400000000-drop-assistant-change-trigger.js";
+import { IndexPendingRunsInClaimOrder1764450000000 } from "../../migrations/1764450000000-index-pending-runs-in-claim-order.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   CorrectModelPrices2026111764300200000,
   AddAssistantLatestVersion1764300300000,
   DropAssistantChangeTrigger1764400000000,
+  IndexPendingRunsInClaimOrder1764450000000,
 ];

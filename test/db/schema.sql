@@ -653,7 +653,11 @@ CREATE INDEX runs_cron_idx ON public.runs USING btree (cron_id, created_at DESC)
 
 CREATE UNIQUE INDEX runs_one_running_per_thread ON public.runs USING btree (thread_id) WHERE (status = 'running'::text);
 
+CREATE INDEX runs_pending_claim_order_idx ON public.runs USING btree (created_at, run_id) WHERE (status = 'pending'::text);
+
 CREATE INDEX runs_pending_idx ON public.runs USING btree (run_after, created_at) WHERE (status = 'pending'::text);
+
+CREATE INDEX runs_pending_thread_order_idx ON public.runs USING btree (thread_id, created_at, run_id) WHERE (status = 'pending'::text);
 
 CREATE INDEX runs_running_lease_idx ON public.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
 

@@ -6,17 +6,17 @@ import { runStatement } from "../run-statement.js";
 
 const CLAIM_RUNS = preparedStatement(
   "claim_runs",
-  `WITH oldest_per_thread AS (
-     SELECT DISTINCT ON (r.thread_id) r.run_id, r.created_at
-     FROM runs r
+  `WITH locked AS (
+     SELECT r.run_id FROM runs r
      WHERE r.status = 'pending' AND r.run_after <= $3
        AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running')
-     ORDER BY r.thread_id, r.created_at
-   ), locked AS (
-     SELECT runs.run_id FROM runs
-     WHERE runs.run_id IN (SELECT run_id FROM oldest_per_thread ORDER BY created_at LIMIT $2)
-       AND runs.status = 'pending'
-     FOR UPDATE SKIP LOCKED
+       AND NOT EXISTS (
+         SELECT 1 FROM runs older
+         WHERE older.thread_id = r.thread_id AND older.status = 'pending' AND older.run_after <= $3
+           AND (older.created_at, older.run_id) < (r.created_at, r.run_id))
+     ORDER BY r.created_at, r.run_id
+     LIMIT $2
+     FOR UPDATE OF r SKIP LOCKED
    )
    UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
      lease_expires_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = $3
@@ -28,9 +28,13 @@ const CLAIM_RUNS = preparedStatement(
 /**
  * Claims up to `limit` due pending runs for one worker and marks them running under a lease.
  *
- * Only the oldest pending run of each thread is a candidate, and only when no run of that thread
- * is running: runs on one thread execute in creation order (enqueue). Candidate rows are locked
- * with SKIP LOCKED so concurrent claimers on other processes take disjoint sets without waiting.
+ * Only the oldest due pending run of each thread is a candidate, and only when no run of that
+ * thread is running: runs on one thread execute in creation order (enqueue; runs created in the
+ * same millisecond go in run id order). Candidates are read oldest first through the partial
+ * index runs_pending_claim_order_idx and the scan stops at `limit`, so a claim costs the same
+ * with 10 or 10,000 runs queued (migrations/1764450000000-index-pending-runs-in-claim-order.ts).
+ * Candidate rows are locked with SKIP LOCKED so concurrent claimers on other processes take
+ * disjoint sets without waiting.
  * If two claimers still pick different runs of the same thread, the partial unique index
  * runs_one_running_per_thread rejects the second (23505) and the caller simply claims again.
  *
