@@ -631,7 +631,7 @@ CREATE INDEX assistants_created_at_idx ON public.assistants USING btree (created
 
 CREATE INDEX assistants_graph_id_idx ON public.assistants USING btree (graph_id);
 
-CREATE INDEX assistants_metadata_idx ON public.assistants USING gin (metadata jsonb_path_ops);
+CREATE INDEX assistants_metadata_idx ON public.assistants USING gin (metadata jsonb_path_ops) WITH (fastupdate=off);
 
 CREATE INDEX cron_firings_cron_idx ON public.cron_firings USING btree (cron_id, fired_at DESC, firing_id DESC);
 
