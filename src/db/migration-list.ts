@@ -28,7 +28,7 @@ import { CorrectModelPrices2026111764300200000 } from "../../migrations/17643002
 import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300300000-add-assistant-latest-version.js";
 import { DropAssistantChangeTrigger1764400000000 } from "../../migrations/1764400000000-drop-assistant-change-trigger.js";
 import { IndexPendingRunsInClaimOrder1764450000000 } from "../../migrations/1764450000000-index-pending-runs-in-claim-order.js";
-import { DisableAssistantMetadataPendingList1764500000000 } from "../../migrations/1764500000000-disable-assistant-metadata-pending-list.js";
+import { DisableAssistantMetadataPendingList1764460000000 } from "../../migrations/1764460000000-disable-assistant-metadata-pending-list.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -62,5 +62,5 @@ export const MIGRATIONS = [
   AddAssistantLatestVersion1764300300000,
   DropAssistantChangeTrigger1764400000000,
   IndexPendingRunsInClaimOrder1764450000000,
-  DisableAssistantMetadataPendingList1764500000000,
+  DisableAssistantMetadataPendingList1764460000000,
 ];

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { QueryRunner } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DisableAssistantMetadataPendingList1764500000000 } from "../../migrations/1764500000000-disable-assistant-metadata-pending-list.js";
+import { DisableAssistantMetadataPendingList1764460000000 } from "../../migrations/1764460000000-disable-assistant-metadata-pending-list.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 
 // The GIN index behind assistant metadata searches keeps no pending list (fastupdate off): a
@@ -20,7 +20,7 @@ afterAll(async () => {
   await database?.retire();
 });
 
-const migration = new DisableAssistantMetadataPendingList1764500000000();
+const migration = new DisableAssistantMetadataPendingList1764460000000();
 /** The migration's own statements, run on the test database's connection. */
 const queryRunner = { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows } as unknown as QueryRunner;
 

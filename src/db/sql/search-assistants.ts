@@ -34,7 +34,7 @@ const SORT_COLUMNS: Record<AssistantSortField, string> = {
  * match (1%), and is wrong one way or the other. While the metadata index kept a pending list it
  * walked assistants_created_at_idx filtering every row: 6.2 ms for one match on 4,000
  * assistants, where the custom plan (GIN index) took 0.3 ms plus 0.4 ms of planning. Without the
- * list (migrations/1764500000000-…) it reads every match through the GIN index and sorts them:
+ * list (migrations/1764460000000-…) it reads every match through the GIN index and sorts them:
  * on 61,000 assistants, 2.3 ms for a filter 2% of them match, where the custom plan walks the
  * created_at index and stops after a page (0.14 ms plus 0.07-0.19 ms of planning).
  */

@@ -15,8 +15,8 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * merging it.
  * Entries already in the list are merged here, so searches gain at once.
  */
-export class DisableAssistantMetadataPendingList1764500000000 implements MigrationInterface {
-  name = "DisableAssistantMetadataPendingList1764500000000";
+export class DisableAssistantMetadataPendingList1764460000000 implements MigrationInterface {
+  name = "DisableAssistantMetadataPendingList1764460000000";
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER INDEX assistants_metadata_idx SET (fastupdate = off)`);
