@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 import { CONDITION_TIMEOUT_MS } from "./test/helpers/condition-timeout.js";
+import { SlowFilesFirst } from "./test/helpers/slow-files-first.js";
 
 const require = createRequire(import.meta.url);
 
@@ -31,6 +32,9 @@ export default defineConfig({
     // spends most of its time waiting on PostgreSQL, Chromium or a child process rather than
     // computing, so a second file fits in those waits.
     maxWorkers: 2,
+    // The slowest files start first, so that no long file runs alone at the end (a fresh checkout
+    // has no cached durations for vitest to order by): test/helpers/slow-files-first.ts.
+    sequence: { sequencer: SlowFilesFirst },
     poolOptions: {
       forks: {
         // The langsmith tests call readRun() and listRuns() on purpose (clients in use still call

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routePath, type PageName, type Route } from "../../web/src/lib/routes.js";
-import { saveScreenshot, useConsoleBrowser } from "./browser-helpers.js";
+import { saveScreenshot, useConsoleBrowser, watchPageErrors } from "./browser-helpers.js";
 
 /**
  * Every console page, with real data on its detail pages, at 420 px and on a desktop, in light and
@@ -111,24 +111,37 @@ describe("every console page", () => {
     const found = await layoutProblems(page);
     expect(found.overflow).toBeGreaterThan(0);
     expect(found.clipped).toEqual([expect.stringContaining("Continue in test")]);
+    expect(fixture.pageErrors).toEqual([]);
   });
 
+  // The four window sizes and schemes run side by side, each in a browser context of its own:
+  // most of a page's time is networkidle's half second without requests, which they share.
   for (const viewport of VIEWPORTS) {
     for (const scheme of SCHEMES) {
-      it(`fits ${viewport.width} px (${scheme}) without sideways scrolling or cut labels`, async () => {
-        const { page, server } = fixture;
-        await page.setViewportSize(viewport);
-        await page.emulateMedia({ colorScheme: scheme });
-        const problems: Record<string, unknown> = {};
-        for (const [name, routeOf] of Object.entries(ROUTES)) {
-          await page.goto(`${server.url}${routePath(routeOf(seeded))}`);
-          await settle(page);
-          const found = await layoutProblems(page);
-          if (found.overflow > 0 || found.clipped.length > 0) problems[name] = found;
-          await saveScreenshot(page, `every-page-${name}-${viewport.width}-${scheme}`, { fullPage: true });
+      it.concurrent(`fits ${viewport.width} px (${scheme}) without sideways scrolling or cut labels`, async ({ expect }) => {
+        const { server } = fixture;
+        const context = await fixture.browser.newContext({ viewport, colorScheme: scheme });
+        const page = await context.newPage();
+        page.setDefaultTimeout(10_000);
+        const pageErrors = watchPageErrors(page);
+        try {
+          const problems: Record<string, unknown> = {};
+          for (const [name, routeOf] of Object.entries(ROUTES)) {
+            await page.goto(`${server.url}${routePath(routeOf(seeded))}`);
+            await settle(page);
+            const found = await layoutProblems(page);
+            if (found.overflow > 0 || found.clipped.length > 0) problems[name] = found;
+            await saveScreenshot(page, `every-page-${name}-${viewport.width}-${scheme}`, { fullPage: true });
+          }
+          expect(problems).toEqual({});
+          expect(pageErrors).toEqual([]);
+        } catch (error) {
+          // The fixture's failure screenshot shows its own page, not this context's.
+          await saveScreenshot(page, `failed-every-page-${viewport.width}-${scheme}`).catch(() => undefined);
+          throw error;
+        } finally {
+          await context.close();
         }
-        expect(problems).toEqual({});
-        expect(fixture.pageErrors).toEqual([]);
       }, 180_000);
     }
   }
