@@ -93,8 +93,11 @@ describe("feedback in the console's trace view", () => {
     await page.getByRole("alert").getByText(/key must be a non-empty string of at most 200 characters/).waitFor();
     expect(await table.locator("tbody tr").count()).toBe(2);
 
-    await table.getByRole("button", { name: "Delete feedback correctness" }).click();
-    await table.getByText("The parcel is in Lille").waitFor({ state: "detached" });
+    // The row's own button going away, not its text: the comment was edited above, so the original
+    // text was already gone and waiting for it raced the delete.
+    const deleteCorrectness = table.getByRole("button", { name: "Delete feedback correctness" });
+    await deleteCorrectness.click();
+    await deleteCorrectness.waitFor({ state: "detached" });
     const left = [];
     for await (const feedback of client.listFeedback({ runIds: [callId] })) left.push(feedback.key);
     expect(left).toEqual(["helpfulness"]);
