@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { claimRuns } from "../../src/db/sql/claim-runs.js";
+import { CLAIM_RUNS, claimRuns } from "../../src/db/sql/claim-runs.js";
 import { sql } from "../helpers/sql.js";
 import { startTestServer, type TestServer } from "../helpers/test-server.js";
 
@@ -130,5 +130,35 @@ describe("claiming runs", () => {
       await otherClaimer.end();
     }
     expect(await claim(10)).toEqual([held]);
+  });
+});
+
+describe("the claim's plan", () => {
+  it("stays linear on a runs table PostgreSQL has no statistics for yet (a new database before autovacuum)", async () => {
+    const client = new pg.Client({ connectionString: server.database.url });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      // Statistics dropped, as on a table never analyzed: the planner then expects ~1 pending run.
+      await client.query("DELETE FROM pg_statistic WHERE starelid = 'runs'::regclass");
+      await client.query("UPDATE pg_class SET reltuples = -1, relpages = 0 WHERE oid = 'runs'::regclass");
+      await client.query(`
+        WITH t AS (
+          INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at)
+          SELECT gen_random_uuid(), now(), now(), now() FROM generate_series(1, 1000) RETURNING thread_id)
+        INSERT INTO runs (run_id, thread_id, assistant_id, status, multitask_strategy, kwargs, created_at, updated_at, run_after)
+        SELECT gen_random_uuid(), thread_id, gen_random_uuid(), 'pending', 'enqueue', '{}', clock_timestamp(), now(), now() - interval '1 s' FROM t`);
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${CLAIM_RUNS.text}`, ["worker-plan", 4, new Date(), 30_000]);
+      const removedByJoinFilter = (node: Record<string, unknown>): number =>
+        Number(node["Rows Removed by Join Filter"] ?? 0) +
+        ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce((sum, child) => sum + removedByJoinFilter(child), 0);
+      const plan = (rows[0]["QUERY PLAN"] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
+      // Pending runs compared with each other would remove ~1,000,000 rows here.
+      expect(removedByJoinFilter(plan)).toBeLessThan(10_000);
+      expect(JSON.stringify(plan)).toContain('"Actual Rows":4');
+    } finally {
+      await client.query("ROLLBACK");
+      await client.end();
+    }
   });
 });

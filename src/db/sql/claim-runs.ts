@@ -4,16 +4,23 @@ import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
 import { runStatement } from "../run-statement.js";
 
-const CLAIM_RUNS = preparedStatement(
+// The two checks are correlated subqueries kept as such by OFFSET 0 (PostgreSQL turns a plain
+// NOT EXISTS into an anti-join): each is then one probe of a partial index by thread_id, whatever
+// the table's statistics say. As anti-joins, on a runs table not yet analyzed (a new database,
+// before autovacuum's first pass) the planner expected one pending run and compared every pending
+// run with every other: 120 ms per claim with 1,000 queued, against 1 ms this way (and 0.05 ms
+// once analyzed, when the scan stops at the limit).
+export const CLAIM_RUNS = preparedStatement(
   "claim_runs",
   `WITH locked AS (
      SELECT r.run_id FROM runs r
      WHERE r.status = 'pending' AND r.run_after <= $3
-       AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running')
+       AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running' OFFSET 0)
        AND NOT EXISTS (
          SELECT 1 FROM runs older
          WHERE older.thread_id = r.thread_id AND older.status = 'pending' AND older.run_after <= $3
-           AND (older.created_at, older.run_id) < (r.created_at, r.run_id))
+           AND (older.created_at, older.run_id) < (r.created_at, r.run_id)
+         OFFSET 0)
      ORDER BY r.created_at, r.run_id
      LIMIT $2
      FOR UPDATE OF r SKIP LOCKED
