@@ -166,9 +166,10 @@ export class RunWorker {
           const limit = this.options.concurrency - this.active.size;
           const claimed = await this.claim(limit);
           for (const { run, threadIsEmpty } of claimed) this.launch(run, threadIsEmpty);
-          // Fewer than asked: the queue had no more claimable runs. New ones wake us again.
+          // None: the queue has no claimable run; new ones wake us again. Fewer than asked is not
+          // enough to tell (a claim reads a prefix of the queue: claim-runs.ts), so claim again.
           this.queueMayHaveMore = claimed.length === limit;
-          if (claimed.length < limit) break;
+          if (claimed.length === 0) break;
         }
       } while (this.claimAgain && !this.stopping);
       this.lastClaimLoopAt = new Date();

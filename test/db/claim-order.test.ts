@@ -111,6 +111,19 @@ describe("claiming runs", () => {
     }
   });
 
+  it("reads a prefix of the queue: one thread's backlog at its head yields that thread's first run, and the next claim the runs behind it", async () => {
+    const backlog = await thread();
+    const first = await run(backlog, at(1));
+    for (let index = 2; index <= 20; index++) await run(backlog, at(index));
+    const others = [await thread(), await thread(), await thread()];
+    const behind = [await run(others[0]!, at(30)), await run(others[1]!, at(31)), await run(others[2]!, at(32))];
+
+    // The prefix read (4 x limit) holds only the backlog's runs: one claimable.
+    expect(await claim(4)).toEqual([first]);
+    // The backlog's thread is busy now: its runs are passed over, and the others are reached.
+    expect((await claim(4)).sort()).toEqual([...behind].sort());
+  });
+
   it("skips a thread whose oldest run another claimer holds, without taking the run queued behind it", async () => {
     const contended = await thread();
     const held = await run(contended, at(1));

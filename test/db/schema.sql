@@ -657,8 +657,6 @@ CREATE INDEX runs_pending_claim_order_idx ON public.runs USING btree (created_at
 
 CREATE INDEX runs_pending_idx ON public.runs USING btree (run_after, created_at) WHERE (status = 'pending'::text);
 
-CREATE INDEX runs_pending_thread_order_idx ON public.runs USING btree (thread_id, created_at, run_id) WHERE (status = 'pending'::text);
-
 CREATE INDEX runs_running_lease_idx ON public.runs USING btree (lease_expires_at) WHERE (status = 'running'::text);
 
 CREATE INDEX runs_thread_idx ON public.runs USING btree (thread_id, created_at DESC);

@@ -4,26 +4,32 @@ import type { Run } from "../../domain/run.js";
 import { RUN_COLUMNS, runFromRow, type RunRow } from "./run-rows.js";
 import { runStatement } from "../run-statement.js";
 
-// The two checks are correlated subqueries kept as such by OFFSET 0 (PostgreSQL turns a plain
-// NOT EXISTS into an anti-join): each is then one probe of a partial index by thread_id, whatever
-// the table's statistics say. As anti-joins, on a runs table not yet analyzed (a new database,
-// before autovacuum's first pass) the planner expected one pending run and compared every pending
-// run with every other: 120 ms per claim with 1,000 queued, against 1 ms this way (and 0.05 ms
-// once analyzed, when the scan stops at the limit).
+// Candidates are read in one ordered scan with no per-candidate query over other pending runs:
+// a run's older due pending runs on its thread come before it in the same order and pass the
+// same filters, so within any prefix of that order the first run of each thread is that thread's
+// oldest. On a runs table of mostly finished runs the planner expects about one pending run and
+// picks any index for a per-candidate "older run on this thread?" check; in a burst of 1,000 runs
+// it picked a scan of all pending runs for each candidate (437,000 buffers, 120 ms per claim).
+// The busy check stays a correlated subquery (OFFSET 0 keeps PostgreSQL from turning it into a
+// join): one probe of runs_one_running_per_thread per candidate. The prefix is a few times the
+// limit so that threads with several queued runs still fill a claim; the worker claims again
+// while it gets runs (run-worker.ts), so a prefix taken up by one thread's runs costs a round trip.
 export const CLAIM_RUNS = preparedStatement(
   "claim_runs",
-  `WITH locked AS (
-     SELECT r.run_id FROM runs r
+  `WITH due AS (
+     SELECT r.run_id, r.thread_id, r.created_at FROM runs r
      WHERE r.status = 'pending' AND r.run_after <= $3
        AND NOT EXISTS (SELECT 1 FROM runs busy WHERE busy.thread_id = r.thread_id AND busy.status = 'running' OFFSET 0)
-       AND NOT EXISTS (
-         SELECT 1 FROM runs older
-         WHERE older.thread_id = r.thread_id AND older.status = 'pending' AND older.run_after <= $3
-           AND (older.created_at, older.run_id) < (r.created_at, r.run_id)
-         OFFSET 0)
      ORDER BY r.created_at, r.run_id
-     LIMIT $2
-     FOR UPDATE OF r SKIP LOCKED
+     LIMIT $2 * 4
+   ), oldest_per_thread AS (
+     SELECT DISTINCT ON (due.thread_id) due.run_id, due.created_at FROM due
+     ORDER BY due.thread_id, due.created_at, due.run_id
+   ), locked AS (
+     SELECT runs.run_id FROM runs
+     WHERE runs.run_id IN (SELECT run_id FROM oldest_per_thread ORDER BY created_at, run_id LIMIT $2)
+       AND runs.status = 'pending'
+     FOR UPDATE SKIP LOCKED
    )
    UPDATE runs SET status = 'running', attempt = attempt + 1, lease_owner = $1,
      lease_expires_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = $3
@@ -38,8 +44,11 @@ export const CLAIM_RUNS = preparedStatement(
  * Only the oldest due pending run of each thread is a candidate, and only when no run of that
  * thread is running: runs on one thread execute in creation order (enqueue; runs created in the
  * same millisecond go in run id order). Candidates are read oldest first through the partial
- * index runs_pending_claim_order_idx and the scan stops at `limit`, so a claim costs the same
- * with 10 or 10,000 runs queued (migrations/1764450000000-index-pending-runs-in-claim-order.ts).
+ * index runs_pending_claim_order_idx and the scan stops after a few times `limit`, so a claim
+ * costs about the same with 10 or 10,000 runs queued
+ * (migrations/1764450000000-index-pending-runs-in-claim-order.ts). It may answer fewer runs than
+ * `limit` while more are claimable (the prefix it read held several runs of one thread): a caller
+ * that wants more claims again until it gets none.
  * Candidate rows are locked with SKIP LOCKED so concurrent claimers on other processes take
  * disjoint sets without waiting.
  * If two claimers still pick different runs of the same thread, the partial unique index
