@@ -13,10 +13,18 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  *   the input arrays are unnested once per step (the per-run loop, which unnested them again for
  *   every batch, runs only for the runs it decides);
  * - steps with nothing to do are skipped by a test on the arrays, without a query (an API run on
- *   an existing thread goes straight to the per-run step).
+ *   an existing thread goes straight to the per-run step);
+ * - its statements run on generic plans from the first call (SET plan_cache_mode): PL/pgSQL would
+ *   plan the first five calls on each connection for their arrays' values, copying 1,000-element
+ *   jsonb arrays into every plan, and a cron tick's batches mostly run on such fresh plans. The
+ *   statements are written to be linear on generic plans (no join whose method the estimates of
+ *   a few rows per array could turn into a nested loop over the batch).
  * Measured on a loaded 2-core machine, PostgreSQL backend CPU for a batch of 1,000 firings
- * (the enqueue statement and the firings insert): stateless 85 ms before, 54 ms after (f80b910's
- * separate statements: 45 ms); thread crons 67 ms before, 63 ms after (f80b910: 57 ms).
+ * (the enqueue statement and the firings insert), on plans PL/pgSQL has cached: stateless 85 ms
+ * before, 54 ms after (f80b910's separate statements: 44 ms); thread crons 67 ms before, 63 ms
+ * after (f80b910: 57 ms). On a connection's first calls: stateless 87 ms before, 62 ms after
+ * (f80b910: 73 ms), thread crons 100 ms before, 78 ms after (f80b910: 88 ms). An API batch (1 or
+ * 16 runs on existing threads) costs what it did.
  *
  * The signature and answer are unchanged (CREATE OR REPLACE); down() restores the previous body.
  */
@@ -26,9 +34,9 @@ const SIGNATURE = `
         p_kwargs jsonb[], p_created_at timestamptz[], p_run_after timestamptz[], p_cron_ids uuid[],
         p_thread_metadata jsonb[], p_create_thread boolean[], p_skip_locked_thread boolean[],
         p_assistant_versions integer[], p_assistant_updated_at timestamptz[], p_encryption_contexts jsonb[]
-      ) RETURNS TABLE (outcome text, ended_run_ids uuid[], signalled_run_ids uuid[]) LANGUAGE plpgsql VOLATILE AS $$`;
+      ) RETURNS TABLE (outcome text, ended_run_ids uuid[], signalled_run_ids uuid[]) LANGUAGE plpgsql VOLATILE`;
 
-const SET_BASED_BODY = `
+const SET_BASED_BODY = ` SET plan_cache_mode = force_generic_plan AS $$
       DECLARE
         v_count integer := coalesce(cardinality(p_run_ids), 0);
         -- Per run: decided by a set-based step below (its outcome in v_outcomes), or not yet
@@ -166,7 +174,7 @@ const SET_BASED_BODY = `
       END $$`;
 
 /** The body of migrations/1764300000000-add-run-encryption-context.ts, verbatim. */
-const PREVIOUS_BODY = `
+const PREVIOUS_BODY = ` AS $$
       DECLARE
         v_count integer := coalesce(cardinality(p_run_ids), 0);
         -- Per run, the outcome of the set-based paths; v_decided false: hangar_enqueue_run decides

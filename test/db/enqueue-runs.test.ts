@@ -201,17 +201,24 @@ for (const { body, planCacheMode } of VARIANTS) {
 }
 
 describe("the migration", () => {
-  it("down() restores the previous body and up() brings this one back, same signature", async () => {
+  it("down() restores the previous body (planned as before) and up() brings this one back, same signature", async () => {
     const database = await createTestDatabase();
     try {
       const source = async () =>
-        (await sql<{ source: string; count: number }>(database, "SELECT max(prosrc) AS source, count(*)::int AS count FROM pg_proc WHERE proname = 'hangar_enqueue_runs'"))[0]!;
+        (
+          await sql<{ source: string; config: string[] | null; count: number }>(
+            database,
+            "SELECT max(prosrc) AS source, max(proconfig::text)::text[] AS config, count(*)::int AS count FROM pg_proc WHERE proname = 'hangar_enqueue_runs'",
+          )
+        )[0]!;
       const migrated = await source();
       const migration = new EnqueueRunsInSets1764500000000();
       await migration.down(migrationRunner(database));
       const previous = await source();
       expect(previous.count).toBe(1);
       expect(previous.source).not.toBe(migrated.source);
+      expect(migrated.config).toEqual(["plan_cache_mode=force_generic_plan"]);
+      expect(previous.config).toBeNull();
       await migration.up(migrationRunner(database));
       expect(await source()).toEqual(migrated);
     } finally {

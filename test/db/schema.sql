@@ -130,6 +130,7 @@ CREATE FUNCTION public.hangar_enqueue_run(p_run_id uuid, p_thread_id uuid, p_ass
 
 CREATE FUNCTION public.hangar_enqueue_runs(p_run_ids uuid[], p_thread_ids uuid[], p_assistant_ids uuid[], p_metadata jsonb[], p_strategies text[], p_kwargs jsonb[], p_created_at timestamp with time zone[], p_run_after timestamp with time zone[], p_cron_ids uuid[], p_thread_metadata jsonb[], p_create_thread boolean[], p_skip_locked_thread boolean[], p_assistant_versions integer[], p_assistant_updated_at timestamp with time zone[], p_encryption_contexts jsonb[]) RETURNS TABLE(outcome text, ended_run_ids uuid[], signalled_run_ids uuid[])
     LANGUAGE plpgsql
+    SET plan_cache_mode TO 'force_generic_plan'
     AS $$
       DECLARE
         v_count integer := coalesce(cardinality(p_run_ids), 0);
