@@ -473,6 +473,9 @@ export class CpuMeter {
     const busyCores = busyShare * cores;
     const cpuCores = (ms: number) => round(ms / wall, 2);
     return {
+      // Totals too: per operation, a phase of 10,000 firings rounds to 100 ms of CPU.
+      server_cpu_ms: round(server, 0),
+      postgres_cpu_ms: round(postgres, 0),
       server_cpu_ms_per_op: round(server / operations, 2),
       client_cpu_ms_per_op: round(client / operations, 2),
       postgres_cpu_ms_per_op: round(postgres / operations, 2),

@@ -187,8 +187,8 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
       ticks: ticks.length,
       batches: ticks.reduce((sum, line) => sum + line.tick.batches, 0),
       tick_ms: ticks.map((line) => round(line.tick.durationMs, 0)).join("+"),
-      server_cpu_ms: round(cpuUsage.server_cpu_ms_per_op * CRONS, 0),
-      pg_cpu_ms: round(cpuUsage.postgres_cpu_ms_per_op * CRONS, 0),
+      server_cpu_ms: cpuUsage.server_cpu_ms,
+      pg_cpu_ms: cpuUsage.postgres_cpu_ms,
       rss_peak_mb: Math.max(peakBefore, ...servers.map((server) => server.peakRssMb() ?? 0)),
       other_cores: cpuUsage.other_cpu_cores,
     };

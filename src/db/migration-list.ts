@@ -29,6 +29,7 @@ import { AddAssistantLatestVersion1764300300000 } from "../../migrations/1764300
 import { DropAssistantChangeTrigger1764400000000 } from "../../migrations/1764400000000-drop-assistant-change-trigger.js";
 import { IndexPendingRunsInClaimOrder1764450000000 } from "../../migrations/1764450000000-index-pending-runs-in-claim-order.js";
 import { DisableAssistantMetadataPendingList1764460000000 } from "../../migrations/1764460000000-disable-assistant-metadata-pending-list.js";
+import { EnqueueRunsInSets1764500000000 } from "../../migrations/1764500000000-enqueue-runs-in-sets.js";
 
 /** Every migration this version of Hangar knows, oldest first. Forward-only: never edit one. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   DropAssistantChangeTrigger1764400000000,
   IndexPendingRunsInClaimOrder1764450000000,
   DisableAssistantMetadataPendingList1764460000000,
+  EnqueueRunsInSets1764500000000,
 ];

@@ -81,9 +81,10 @@ const ENQUEUE_RUNS = preparedStatement(
 );
 
 /**
- * Queues runs in one statement, hangar_enqueue_runs (migrations/…-decide-multitask-on-enqueue):
- * runs that bring a new thread are inserted together, the others go through hangar_enqueue_run one
- * by one. That function is where the multitask rule lives: under the thread's row lock (creating the thread when asked) it queues the run,
+ * Queues runs in one statement, hangar_enqueue_runs (migrations/…-decide-multitask-on-enqueue,
+ * …-enqueue-runs-in-sets): runs that bring a new thread, and cron runs that queue on existing
+ * threads, are inserted in sets; the others go through hangar_enqueue_run one by one. That
+ * function is where the multitask rule lives: under the thread's row lock (creating the thread when asked) it queues the run,
  * refuses it ('busy', nothing written) under `reject`, or first cancels the thread's active runs
  * under `interrupt` / `rollback`. With `assistantSeen`, it first checks the assistant is still
  * that version and otherwise answers 'assistant-changed' without writing anything. Answers per
