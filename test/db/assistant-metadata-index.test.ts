@@ -1,31 +1,18 @@
-import pg from "pg";
-import type { QueryRunner } from "typeorm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import { DisableAssistantMetadataPendingList1764460000000 } from "../../migrations/1764460000000-disable-assistant-metadata-pending-list.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { queryRunnerOn, useDatabaseClient } from "../helpers/database-client.js";
 
 // The GIN index behind assistant metadata searches keeps no pending list (fastupdate off): a
 // search reads only the index tree, never an unsorted list of recent writes.
-let database: TestDatabase;
-let client: pg.Client;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.end();
-  await database?.retire();
-});
+const opened = useDatabaseClient();
 
 const migration = new DisableAssistantMetadataPendingList1764460000000();
 /** The migration's own statements, run on the test database's connection. */
-const queryRunner = { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows } as unknown as QueryRunner;
+const queryRunner = queryRunnerOn(() => opened.client);
 
 async function insertAssistants(marker: string, count: number): Promise<void> {
-  await client.query(
+  await opened.client.query(
     `INSERT INTO assistants (assistant_id, graph_id, name, metadata, version, created_at, updated_at)
      SELECT gen_random_uuid(), 'echo', 'a', jsonb_build_object('marker', $1::text, 'i', n), 1, now(), now()
      FROM generate_series(1, $2::int) AS n`,
@@ -35,22 +22,22 @@ async function insertAssistants(marker: string, count: number): Promise<void> {
 
 /** Pages the index had in its pending list (merging them: the next call answers 0). */
 async function pendingPages(): Promise<number> {
-  const { rows } = await client.query<{ pages: number }>(`SELECT gin_clean_pending_list('assistants_metadata_idx'::regclass)::int AS pages`);
+  const { rows } = await opened.client.query<{ pages: number }>(`SELECT gin_clean_pending_list('assistants_metadata_idx'::regclass)::int AS pages`);
   return rows[0]!.pages;
 }
 
 /** How many assistants a metadata search finds through the GIN index (heap and btree scans off). */
 async function foundThroughIndex(metadata: object): Promise<number> {
-  await client.query("BEGIN");
+  await opened.client.query("BEGIN");
   try {
-    await client.query("SET LOCAL enable_seqscan = off");
-    await client.query("SET LOCAL enable_indexscan = off");
-    const { rows } = await client.query<{ count: number }>(`SELECT count(*)::int AS count FROM assistants WHERE metadata @> $1::jsonb`, [
+    await opened.client.query("SET LOCAL enable_seqscan = off");
+    await opened.client.query("SET LOCAL enable_indexscan = off");
+    const { rows } = await opened.client.query<{ count: number }>(`SELECT count(*)::int AS count FROM assistants WHERE metadata @> $1::jsonb`, [
       JSON.stringify(metadata),
     ]);
     return rows[0]!.count;
   } finally {
-    await client.query("COMMIT");
+    await opened.client.query("COMMIT");
   }
 }
 

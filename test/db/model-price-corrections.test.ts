@@ -1,25 +1,12 @@
-import pg from "pg";
-import type { QueryRunner } from "typeorm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { describe, expect, it } from "vitest";
 import { CorrectModelPrices2026111764300200000 } from "../../migrations/1764300200000-correct-model-prices-2026-11.js";
 import { MODEL_PRICE_CORRECTIONS_2026_11, seededRowOf } from "../../migrations/seed/model-price-corrections-2026-11.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { queryRunnerOn, useDatabaseClient } from "../helpers/database-client.js";
 
 // The corrections to the November 2026 seed rewrite or delete the seeded rows themselves (same id,
 // same date) on a migrated database, and leave rows an operator edited alone.
-let database: TestDatabase;
-let client: pg.Client;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-});
-
-afterAll(async () => {
-  await client?.end();
-  await database?.retire();
-});
+const opened = useDatabaseClient();
 
 interface PriceRow {
   id: string;
@@ -35,7 +22,7 @@ interface PriceRow {
 }
 
 async function rowsOf(modelName: string): Promise<PriceRow[]> {
-  const result = await client.query<PriceRow>(
+  const result = await opened.client.query<PriceRow>(
     `SELECT id, model_name, match_pattern, provider, input_price::text, output_price::text, tiers, effective_from,
             source_url, to_char(as_of, 'YYYY-MM-DD') AS as_of
      FROM model_prices WHERE model_name = $1 ORDER BY effective_from`,
@@ -45,7 +32,7 @@ async function rowsOf(modelName: string): Promise<PriceRow[]> {
 }
 
 /** The migration's own statements, run on the test database's connection. */
-const queryRunner = { query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows } as unknown as QueryRunner;
+const queryRunner = queryRunnerOn(() => opened.client);
 
 describe("the corrections to the November 2026 price seed", () => {
   it("removes the rows no pricing page confirmed and rewrites the others in place, adding no later row", async () => {
@@ -79,7 +66,7 @@ describe("the corrections to the November 2026 price seed", () => {
     expect(await rowsOf("llama-3.3-70b (Together)")).toEqual([expect.objectContaining({ input_price: "0.88", provider: "together" })]);
 
     // The operator takes over Grok 4 Fast and Together's Llama: their rows are theirs now.
-    await client.query(
+    await opened.client.query(
       `UPDATE model_prices SET updated_at = created_at + interval '1 second'
        WHERE model_name IN ('grok-4-fast', 'llama-3.3-70b (Together)')`,
     );
