@@ -3,29 +3,21 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Annotation, Command, END, START, StateGraph, interrupt } from "@langchain/langgraph";
 import pg from "pg";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { migrateOnly } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/logger.js";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { useDatabaseClient } from "../helpers/database-client.js";
 
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/checkpoint-postgres-tables.sql");
 
-let database: TestDatabase;
-let client: pg.Client;
+const opened = useDatabaseClient();
 let pool: pg.Pool;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-});
-
+// Registered after useDatabaseClient's: vitest runs afterAll hooks in reverse, so the pool ends first.
 afterAll(async () => {
   await pool?.end();
-  await client?.end();
-  await database?.retire();
 });
 
 // The graphs that wrote the fixture's two threads (node names are part of their checkpoints).
@@ -55,19 +47,19 @@ function fixtureGraphs(saver: RunStampingCheckpointer) {
 it("keeps the threads an earlier Hangar wrote through @langchain/langgraph-checkpoint-postgres", async () => {
   // The database as the previous version left it: the package's tables (and its migrations table)
   // holding two threads, one finished after two runs, one waiting at an interrupt.
-  await client.query("DROP TABLE checkpoints, checkpoint_blobs, checkpoint_writes");
-  await client.query("DELETE FROM hangar_migrations WHERE name = 'AdoptCheckpointTables1763760070000'");
-  await client.query(fs.readFileSync(fixture, "utf8"));
-  const count = async () => (await client.query("SELECT (SELECT count(*) FROM checkpoints) + (SELECT count(*) FROM checkpoint_blobs) + (SELECT count(*) FROM checkpoint_writes) AS n")).rows[0].n;
+  await opened.client.query("DROP TABLE checkpoints, checkpoint_blobs, checkpoint_writes");
+  await opened.client.query("DELETE FROM hangar_migrations WHERE name = 'AdoptCheckpointTables1763760070000'");
+  await opened.client.query(fs.readFileSync(fixture, "utf8"));
+  const count = async () => (await opened.client.query("SELECT (SELECT count(*) FROM checkpoints) + (SELECT count(*) FROM checkpoint_blobs) + (SELECT count(*) FROM checkpoint_writes) AS n")).rows[0].n;
   const rowsBefore = await count();
   expect(Number(rowsBefore)).toBeGreaterThan(80);
 
-  const applied = await migrateOnly(loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: "silent" }), createLogger("silent"));
+  const applied = await migrateOnly(loadConfig({ DATABASE_URL: opened.database.url, LOG_LEVEL: "silent" }), createLogger("silent"));
   expect(applied).toEqual(["AdoptCheckpointTables1763760070000"]);
   expect(await count()).toBe(rowsBefore);
-  expect((await client.query("SELECT to_regclass('checkpoint_migrations') AS t")).rows[0].t).toBeNull();
+  expect((await opened.client.query("SELECT to_regclass('checkpoint_migrations') AS t")).rows[0].t).toBeNull();
 
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = new pg.Pool({ connectionString: opened.database.url, max: 2 });
   const { withSubgraph, asks } = fixtureGraphs(new RunStampingCheckpointer(pool));
 
   // What the old saver read back before the migration (recorded when the fixture was made).
