@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { claimRuns } from "../db/sql/claim-runs.js";
+import { claimRuns, type ClaimedRuns } from "../db/sql/claim-runs.js";
 import { nextRunDueAt } from "../db/sql/next-run-due-at.js";
 import { renewRunLeases } from "../db/sql/renew-run-leases.js";
 import { requeueExpiredRuns } from "../db/sql/requeue-expired-runs.js";
@@ -164,12 +164,12 @@ export class RunWorker {
         if (this.active.size >= this.options.concurrency) this.queueMayHaveMore = true;
         while (!this.stopping && this.active.size < this.options.concurrency) {
           const limit = this.options.concurrency - this.active.size;
-          const claimed = await this.claim(limit);
+          const { runs: claimed, prefixFull } = await this.claim(limit);
           for (const { run, threadIsEmpty } of claimed) this.launch(run, threadIsEmpty);
-          // None: the queue has no claimable run; new ones wake us again. Fewer than asked is not
-          // enough to tell (a claim reads a prefix of the queue: claim-runs.ts), so claim again.
+          // Fewer than asked: the queue had no more claimable runs (new ones wake us again), unless
+          // the prefix of the queue the claim read was full (claim-runs.ts): then claim again.
           this.queueMayHaveMore = claimed.length === limit;
-          if (claimed.length === 0) break;
+          if (claimed.length === 0 || (claimed.length < limit && !prefixFull)) break;
         }
       } while (this.claimAgain && !this.stopping);
       this.lastClaimLoopAt = new Date();
@@ -180,7 +180,7 @@ export class RunWorker {
     }
   }
 
-  private async claim(limit: number): Promise<Awaited<ReturnType<typeof claimRuns>>> {
+  private async claim(limit: number): Promise<ClaimedRuns> {
     const claim = { workerId: this.workerId, limit, leaseMs: this.leaseMs, now: this.ctx.now() };
     try {
       return await claimRuns(this.ctx.db.dataSource.manager, claim);

@@ -39,10 +39,9 @@ async function run(threadId: string, createdAt: Date, options: { status?: string
   return runId;
 }
 
-const claim = async (limit: number, workerId = "worker-test") =>
-  (await claimRuns(server.hangar.runtime.db.dataSource.manager, { workerId, limit, leaseMs: 30_000, now: NOW })).map(
-    ({ run }) => run.runId,
-  );
+const claimOf = (limit: number, workerId = "worker-test") =>
+  claimRuns(server.hangar.runtime.db.dataSource.manager, { workerId, limit, leaseMs: 30_000, now: NOW });
+const claim = async (limit: number, workerId = "worker-test") => (await claimOf(limit, workerId)).runs.map(({ run }) => run.runId);
 
 const finish = (runId: string) => sql(server.database, "UPDATE runs SET status = 'success' WHERE run_id = $1", [runId]);
 
@@ -118,10 +117,15 @@ describe("claiming runs", () => {
     const others = [await thread(), await thread(), await thread()];
     const behind = [await run(others[0]!, at(30)), await run(others[1]!, at(31)), await run(others[2]!, at(32))];
 
-    // The prefix read (4 x limit) holds only the backlog's runs: one claimable.
-    expect(await claim(4)).toEqual([first]);
+    // The prefix read (4 x limit) holds only the backlog's runs: one claimable, and the claim says
+    // the prefix was full, so the caller claims again.
+    const short = await claimOf(4);
+    expect(short.runs.map(({ run }) => run.runId)).toEqual([first]);
+    expect(short.prefixFull).toBe(true);
     // The backlog's thread is busy now: its runs are passed over, and the others are reached.
-    expect((await claim(4)).sort()).toEqual([...behind].sort());
+    const rest = await claimOf(4);
+    expect(rest.runs.map(({ run }) => run.runId).sort()).toEqual([...behind].sort());
+    expect(rest.prefixFull).toBe(false);
   });
 
   it("skips a thread whose oldest run another claimer holds, without taking the run queued behind it", async () => {

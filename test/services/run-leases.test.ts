@@ -49,7 +49,7 @@ describe("leases on the database's clock", () => {
   it("a worker whose clock runs 60 s ahead neither writes a longer lease nor requeues another worker's live run", async () => {
     const { runId } = await pendingRun();
     // Worker A, on the database's time, claims the run.
-    const [claimed] = await claimRuns(manager(), { workerId: "worker-a", limit: 10, leaseMs: LEASE_MS, now: new Date() });
+    const [claimed] = (await claimRuns(manager(), { workerId: "worker-a", limit: 10, leaseMs: LEASE_MS, now: new Date() })).runs;
     expect(claimed?.run.runId).toBe(runId);
     expect(await leaseLeftSeconds(runId)).toBeLessThanOrEqual(LEASE_MS / 1000);
 
@@ -116,7 +116,7 @@ describe("a lease renewal beside a settle of the same runs", () => {
       const [one, two] = [await pendingRun(), await pendingRun()];
       const [byThread, other] = one.threadId < two.threadId ? [one, two] : [two, one];
       if (byThread.runId < other.runId) continue;
-      const claimed = await claimRuns(manager(), { workerId, limit: 100, leaseMs: LEASE_MS, now: new Date() });
+      const claimed = (await claimRuns(manager(), { workerId, limit: 100, leaseMs: LEASE_MS, now: new Date() })).runs;
       expect(claimed.map((run) => run.run.runId)).toEqual(expect.arrayContaining([one.runId, two.runId]));
       return { firstByThread: byThread.runId, secondByThread: other.runId };
     }

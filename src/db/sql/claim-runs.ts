@@ -35,7 +35,8 @@ export const CLAIM_RUNS = preparedStatement(
      lease_expires_at = now() + make_interval(secs => $4::double precision / 1000), updated_at = $3
    FROM locked WHERE runs.run_id = locked.run_id
    RETURNING ${RUN_COLUMNS.replace(/(\w+)/g, "runs.$1")},
-     NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.thread_id = runs.thread_id::text) AS thread_is_empty`,
+     NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.thread_id = runs.thread_id::text) AS thread_is_empty,
+     (SELECT count(*) FROM due) = $2 * 4 AS prefix_full`,
 );
 
 /**
@@ -47,8 +48,8 @@ export const CLAIM_RUNS = preparedStatement(
  * index runs_pending_claim_order_idx and the scan stops after a few times `limit`, so a claim
  * costs about the same with 10 or 10,000 runs queued
  * (migrations/1764450000000-index-pending-runs-in-claim-order.ts). It may answer fewer runs than
- * `limit` while more are claimable (the prefix it read held several runs of one thread): a caller
- * that wants more claims again until it gets none.
+ * `limit` while more are claimable, when the prefix it read was full and held several runs of one
+ * thread: `prefixFull` says so, and a caller that wants more claims again.
  * Candidate rows are locked with SKIP LOCKED so concurrent claimers on other processes take
  * disjoint sets without waiting.
  * If two claimers still pick different runs of the same thread, the partial unique index
@@ -64,12 +65,21 @@ export const CLAIM_RUNS = preparedStatement(
 export async function claimRuns(
   manager: EntityManager,
   claim: { workerId: string; limit: number; leaseMs: number; now: Date },
-): Promise<Array<{ run: Run; threadIsEmpty: boolean }>> {
-  const { rows } = await runStatement<RunRow & { thread_is_empty: boolean }>(manager, CLAIM_RUNS, [
+): Promise<ClaimedRuns> {
+  const { rows } = await runStatement<RunRow & { thread_is_empty: boolean; prefix_full: boolean }>(manager, CLAIM_RUNS, [
     claim.workerId,
     claim.limit,
     claim.now,
     claim.leaseMs,
   ]);
-  return rows.map((row) => ({ run: runFromRow(row), threadIsEmpty: row.thread_is_empty }));
+  return {
+    runs: rows.map((row) => ({ run: runFromRow(row), threadIsEmpty: row.thread_is_empty })),
+    prefixFull: rows[0]?.prefix_full ?? false,
+  };
+}
+
+export interface ClaimedRuns {
+  runs: Array<{ run: Run; threadIsEmpty: boolean }>;
+  /** The claim read as many queued runs as it reads at most: claimable ones may lie beyond them. */
+  prefixFull: boolean;
 }
