@@ -12,8 +12,9 @@ import { runStatement } from "../run-statement.js";
 // it picked a scan of all pending runs for each candidate (437,000 buffers, 120 ms per claim).
 // The busy check stays a correlated subquery (OFFSET 0 keeps PostgreSQL from turning it into a
 // join): one probe of runs_one_running_per_thread per candidate. The prefix is a few times the
-// limit so that threads with several queued runs still fill a claim; the worker claims again
-// while it gets runs (run-worker.ts), so a prefix taken up by one thread's runs costs a round trip.
+// limit so that threads with several queued runs still fill a claim; when the prefix was full and
+// the claim still answered fewer runs than asked (prefix_full), the worker claims again
+// (run-worker.ts), so a prefix taken up by one thread's runs costs one more round trip.
 export const CLAIM_RUNS = preparedStatement(
   "claim_runs",
   `WITH due AS (
