@@ -3,6 +3,7 @@ import { RunStampingCheckpointer } from "./checkpointer.js";
 import { serverSecret } from "./sql/server-secret.js";
 import pg from "pg";
 import type { DataSource } from "typeorm";
+import type { Assistant } from "../domain/assistant.js";
 import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
@@ -13,6 +14,9 @@ import { SharedPool, withPoolShare } from "./pool-share.js";
 import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { runStatement } from "./run-statement.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
+import { insertAssistants } from "./sql/insert-assistants.js";
+import { selectAssistantsOfReads, type AssistantRead } from "./sql/select-assistant.js";
+import { updateAssistants, type AssistantUpdate } from "./sql/update-assistants.js";
 import { notifyChannels } from "./sql/notify-channels.js";
 import { settleRunOutcomes, type RunOutcomeRecord, type SettledRun } from "./sql/settle-run-outcomes.js";
 
@@ -32,6 +36,12 @@ export interface Database {
   runQueue: BatchedStatement<RunToEnqueue, EnqueueOutcome>;
   /** Records finished runs (settleRunOutcomes), batched across the runs of this process. */
   runOutcomes: BatchedStatement<RunOutcomeRecord, SettledRun>;
+  /** Stores new assistants (insertAssistants; false: the id exists), batched across requests. */
+  assistantInserts: BatchedStatement<Assistant, boolean>;
+  /** Versions assistants (updateAssistants; null: no such assistant in scope), batched across requests. */
+  assistantUpdates: BatchedStatement<AssistantUpdate, Assistant | null>;
+  /** Reads assistants by id (null: none in scope), batched across requests. */
+  assistantReads: BatchedStatement<AssistantRead, Assistant | null>;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
   isOwnBackend(pid: number): boolean;
   /**
@@ -100,6 +110,13 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
       const now = new Date();
       return withRetry(() => settleRunOutcomes(dataSource.manager, records, now), { retryOn: "idempotent", maxElapsedMs: WORKER_WRITE_PATIENCE_MS });
     }),
+    assistantInserts: new BatchedStatement((assistants) => insertAssistants(dataSource.manager, assistants), {
+      distinctBy: (assistant) => assistant.assistantId,
+    }),
+    assistantUpdates: new BatchedStatement((updates) => updateAssistants(dataSource.manager, updates), {
+      distinctBy: (update) => update.assistantId,
+    }),
+    assistantReads: new BatchedStatement((reads) => selectAssistantsOfReads(dataSource.manager, reads)),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
     announceChange: (channel) => announcer?.announce(channel),
     flushAnnouncements: async () => announcer?.flush(),

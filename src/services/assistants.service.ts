@@ -3,8 +3,6 @@ import { activateAssistantVersion, listAssistantVersions, listVersionsOfAssistan
 import { deleteAssistant } from "../db/sql/delete-assistant.js";
 import { countAssistants, searchAssistants, type AssistantFilter } from "../db/sql/search-assistants.js";
 import { selectAssistant, selectAssistantsByIds } from "../db/sql/select-assistant.js";
-import { insertAssistant } from "../db/sql/insert-assistant.js";
-import { updateAssistant } from "../db/sql/update-assistant.js";
 import { ASSISTANTS_CHANGED_CHANNEL } from "../db/change-announcer.js";
 import { withRetry } from "../db/retry.js";
 import { withTransaction } from "../db/tx.js";
@@ -87,7 +85,7 @@ function assistantNotFound(assistantId: string): NotFoundError {
  */
 export async function findAssistantForRun(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
   const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
-  const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId);
+  const assistant = await ctx.db.assistantReads.call({ assistantId, scope: {} });
   if (!assistant) throw noAssistantFound(assistantIdOrGraph);
   return openAssistant(ctx, assistant);
 }
@@ -145,12 +143,12 @@ export const assistantsService = {
     };
     const sealed = await sealAssistant(ctx, assistant);
     requireScopeKeysInClear(scope, assistant.metadata, sealed.metadata);
-    // One statement (db/sql/insert-assistant.ts): the assistant and its version 1, or neither.
-    const manager = ctx.db.dataSource.manager;
-    const inserted = await withRetry(() => insertAssistant(manager, sealed), { retryOn: "rolled-back" });
+    // One statement, shared with concurrent creations (db/sql/insert-assistants.ts): the
+    // assistant and its version 1, or neither.
+    const inserted = await withRetry(() => ctx.db.assistantInserts.call(sealed), { retryOn: "rolled-back" });
     if (!inserted) {
       if (input.ifExists !== "do_nothing") throw new ConflictError(`Assistant '${assistantId}' already exists`);
-      const existing = await selectAssistant(manager, assistantId, scope);
+      const existing = await ctx.db.assistantReads.call({ assistantId, scope });
       if (!existing) throw assistantNotFound(assistantId);
       return openAssistant(ctx, existing);
     }
@@ -162,7 +160,7 @@ export const assistantsService = {
   async get(ctx: ServiceContext, assistantIdOrGraph: string): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
     const scope = await scopeOf(ctx, "assistants", "read", { assistant_id: assistantId });
-    const assistant = await selectAssistant(ctx.db.dataSource.manager, assistantId, scope);
+    const assistant = await ctx.db.assistantReads.call({ assistantId, scope });
     if (!assistant) throw assistantNotFound(assistantId);
     return openAssistant(ctx, assistant);
   },
@@ -178,7 +176,8 @@ export const assistantsService = {
 
   /**
    * Always creates version N+1 (N = the highest it ever had) and makes it active, in one
-   * statement (db/sql/update-assistant.ts): a PATCH took seven round trips in a transaction.
+   * statement shared with concurrent updates (db/sql/update-assistants.ts): a PATCH took seven
+   * round trips in a transaction.
    */
   async update(ctx: ServiceContext, assistantIdOrGraph: string, input: UpdateAssistantInput): Promise<Assistant> {
     const assistantId = resolveAssistantId(ctx, assistantIdOrGraph);
@@ -202,12 +201,13 @@ export const assistantsService = {
       requireScopeKeysInClear(scope, plain.metadata, sealed.fields.metadata);
       const saved = await withRetry(
         () =>
-          updateAssistant(
-            manager,
-            { assistantId, scope, sealedWith: stored ? (stored.encryptionContext ?? null) : undefined },
-            { ...input, ...sealed.fields, encryptionContext: sealed.encryptionContext },
-            ctx.now(),
-          ),
+          ctx.db.assistantUpdates.call({
+            assistantId,
+            scope,
+            sealedWith: stored ? (stored.encryptionContext ?? null) : undefined,
+            changes: { ...input, ...sealed.fields, encryptionContext: sealed.encryptionContext },
+            now: ctx.now(),
+          }),
         { retryOn: "rolled-back" },
       );
       if (saved) {

@@ -11,6 +11,10 @@ export const ASSISTANT_COLUMNS = `assistant_id, graph_id, name, description, con
 const SELECT_ONE = `SELECT ${ASSISTANT_COLUMNS} FROM assistants WHERE assistant_id = $1 AND metadata @> CAST($2 AS jsonb)`;
 const SELECT_ASSISTANT = preparedStatement("select_assistant", SELECT_ONE);
 const LOCK_ASSISTANT = preparedStatement("lock_assistant", `${SELECT_ONE} FOR UPDATE`);
+const SELECT_ASSISTANTS_BY_IDS = preparedStatement(
+  "select_assistants_by_ids",
+  `SELECT ${ASSISTANT_COLUMNS} FROM assistants WHERE assistant_id = ANY(CAST($1 AS uuid[])) AND metadata @> CAST($2 AS jsonb)`,
+);
 
 /**
  * One assistant by id, if its metadata contains `scope` (the caller's authorization; `{}` for
@@ -74,10 +78,32 @@ export async function selectAssistantsByIds(
   assistantIds: readonly string[],
   scope: Record<string, unknown>,
 ): Promise<Assistant[]> {
-  const { rows } = await runStatement<AssistantRow>(
-    manager,
-    `SELECT ${ASSISTANT_COLUMNS} FROM assistants WHERE assistant_id = ANY(CAST($1 AS uuid[])) AND metadata @> CAST($2 AS jsonb)`,
-    [[...assistantIds], JSON.stringify(scope)],
-  );
+  const { rows } = await runStatement<AssistantRow>(manager, SELECT_ASSISTANTS_BY_IDS, [[...assistantIds], JSON.stringify(scope)]);
   return rows.map(toAssistant);
+}
+
+/** One assistant read: by id (a UUID), within `scope`. */
+export interface AssistantRead {
+  assistantId: string;
+  scope: Record<string, unknown>;
+}
+
+/**
+ * Each read's assistant, or null, in their order: one statement per distinct scope (usually
+ * one), for reads batched across requests (Database.assistantReads).
+ */
+export async function selectAssistantsOfReads(manager: EntityManager, reads: readonly AssistantRead[]): Promise<(Assistant | null)[]> {
+  const readsOfScope = new Map<string, AssistantRead[]>();
+  for (const read of reads) {
+    const scope = JSON.stringify(read.scope);
+    readsOfScope.set(scope, [...(readsOfScope.get(scope) ?? []), read]);
+  }
+  const found = new Map<string, Assistant>();
+  await Promise.all(
+    [...readsOfScope].map(async ([scope, sameScope]) => {
+      const assistants = await selectAssistantsByIds(manager, [...new Set(sameScope.map((read) => read.assistantId))], JSON.parse(scope));
+      for (const assistant of assistants) found.set(`${scope}\n${assistant.assistantId}`, assistant);
+    }),
+  );
+  return reads.map((read) => found.get(`${JSON.stringify(read.scope)}\n${read.assistantId}`) ?? null);
 }
