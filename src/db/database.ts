@@ -4,6 +4,7 @@ import { serverSecret } from "./sql/server-secret.js";
 import pg from "pg";
 import type { DataSource } from "typeorm";
 import type { Assistant } from "../domain/assistant.js";
+import type { Thread } from "../domain/thread.js";
 import type { Logger } from "../logger.js";
 import { createDataSource } from "./data-source.js";
 import { openEmbeddedPool } from "./embedded-pool.js";
@@ -15,6 +16,7 @@ import { withRetry, WORKER_WRITE_PATIENCE_MS } from "./retry.js";
 import { runStatement } from "./run-statement.js";
 import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "./sql/enqueue-runs.js";
 import { insertAssistants } from "./sql/insert-assistants.js";
+import { insertThreads } from "./sql/insert-threads.js";
 import { selectAssistantsOfReads, type AssistantRead } from "./sql/select-assistant.js";
 import { updateAssistants, type AssistantUpdate } from "./sql/update-assistants.js";
 import { notifyChannels } from "./sql/notify-channels.js";
@@ -40,6 +42,8 @@ export interface Database {
   assistantInserts: BatchedStatement<Assistant, boolean>;
   /** Versions assistants (updateAssistants; null: no such assistant in scope), batched across requests. */
   assistantUpdates: BatchedStatement<AssistantUpdate, Assistant | null>;
+  /** Stores new threads (insertThreads; false: the id exists), batched across requests. */
+  threadInserts: BatchedStatement<Thread, boolean>;
   /** Reads assistants by id (null: none in scope), batched across requests. */
   assistantReads: BatchedStatement<AssistantRead, Assistant | null>;
   /** Whether a PostgreSQL backend (by pid, as NOTIFYs name their sender) is one of this pool's. */
@@ -116,6 +120,7 @@ export async function openDatabase(options: DatabaseOptions, log: Logger): Promi
     assistantUpdates: new BatchedStatement((updates) => updateAssistants(dataSource.manager, updates), {
       distinctBy: (update) => update.assistantId,
     }),
+    threadInserts: new BatchedStatement((threads) => insertThreads(dataSource.manager, threads), { distinctBy: (thread) => thread.threadId }),
     assistantReads: new BatchedStatement((reads) => selectAssistantsOfReads(dataSource.manager, reads)),
     isOwnBackend: (pid) => ownBackends.pids.has(pid),
     announceChange: (channel) => announcer?.announce(channel),

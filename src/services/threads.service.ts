@@ -1,7 +1,7 @@
 import type { EntityManager } from "typeorm";
 import { validateTtlMinutes } from "../domain/input-bounds.js";
 import { deleteThread } from "../db/sql/delete-thread.js";
-import { insertThread } from "../db/sql/insert-thread.js";
+import { insertThreads } from "../db/sql/insert-threads.js";
 import { selectThread, selectThreadsByIds, selectThreadsOfAssistants } from "../db/sql/select-threads.js";
 import { mergeThreadMetadata, updateThread } from "../db/sql/update-thread.js";
 import { withRetry } from "../db/retry.js";
@@ -120,7 +120,8 @@ export const threadsService = {
     const sealed = await sealFields(ctx, "thread", { metadata: thread.metadata });
     requireScopeKeysInClear(scope, thread.metadata, sealed.fields.metadata);
     thread.encryptionContext = sealed.encryptionContext;
-    const inserted = await insertThread(ctx.db.dataSource.manager, { ...thread, metadata: sealed.fields.metadata });
+    // One statement, shared with concurrent creations (db/sql/insert-threads.ts).
+    const inserted = await ctx.db.threadInserts.call({ ...thread, metadata: sealed.fields.metadata });
     if (!inserted) {
       if (input.ifExists === "do_nothing") return openThread(ctx, await loadThread(ctx.db.dataSource.manager, thread.threadId, { scope }));
       throw new ConflictError(`Thread '${thread.threadId}' already exists`);
@@ -256,7 +257,8 @@ export const threadsService = {
     return withTransaction(ctx.db, async (manager) => {
       const now = ctx.now();
       const copy: Thread = { ...source, metadata, threadId: copyId, createdAt: now, updatedAt: now, encryptionContext: sealed.encryptionContext };
-      if (!(await insertThread(manager, { ...copy, ...sealed.fields }))) throw new ConflictError(`Thread '${copyId}' already exists`);
+      const [inserted] = await insertThreads(manager, [{ ...copy, ...sealed.fields }]);
+      if (!inserted) throw new ConflictError(`Thread '${copyId}' already exists`);
       await copyThreadCheckpoints(manager, source.threadId, copy.threadId);
       return copy;
     });

@@ -7,7 +7,7 @@ import { sql } from "../helpers/sql.js";
 import { startStatementCountingServer, type StatementCountingServer } from "../helpers/statement-counting-server.js";
 import type { TestDatabase } from "../helpers/test-database.js";
 
-// Assistant writes and reads by id made in the same turn of the event loop (as concurrent requests
+// Assistant and thread writes, and assistant reads by id, made in the same turn of the event loop (as concurrent requests
 // are) share one statement; calls on one assistant never share one. Counted on the wire.
 let counting: StatementCountingServer;
 let database: TestDatabase;
@@ -128,5 +128,38 @@ describe("Database.assistantReads", () => {
     });
     expect(statements).toBe(2);
     expect(answers.map((answer) => answer?.name ?? null)).toEqual(["red", "blue", null, null, "blue"]);
+  });
+});
+
+describe("Database.threadInserts", () => {
+  it("stores threads made in one turn in one statement; a repeated id goes in a statement of its own and reads as existing", async () => {
+    const now = new Date();
+    const thread = (threadId: string, values: unknown) => ({
+      threadId,
+      createdAt: now,
+      updatedAt: now,
+      stateUpdatedAt: now,
+      metadata: { values: String(values) },
+      status: "idle" as const,
+      config: {},
+      values,
+      interrupts: {},
+      error: null,
+    });
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    let answers: boolean[] = [];
+    const statements = await statementsOf(BATCH_WRITE, async () => {
+      answers = await Promise.all([thread(a, "text"), thread(b, null), thread(c, [1]), thread(a, "again")].map((t) => db.threadInserts.call(t)));
+    });
+    expect(statements).toBe(2);
+    expect(answers).toEqual([true, true, true, false]);
+    const stored = await sql(database, `SELECT thread_id, "values", status FROM threads WHERE thread_id = ANY($1)`, [[a, b, c]]);
+    expect(new Map(stored.map((row) => [row.thread_id, row.values]))).toEqual(
+      new Map<unknown, unknown>([
+        [a, "text"],
+        [b, null],
+        [c, [1]],
+      ]),
+    );
   });
 });
