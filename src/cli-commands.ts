@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "./config.js";
+import { limitHeapGrowth } from "./heap-growth.js";
 import { createLogger } from "./logger.js";
 import { HANGAR_VERSION } from "./version.js";
 
@@ -87,6 +88,8 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command '${command}'.\n\n${HELP}`);
     return 1;
   }
+  // Before the server loads: its start-up allocations are under the same rule.
+  limitHeapGrowth();
   const { startHangar } = await import("./main.js");
   const hangar = await startHangar(config, log);
   // First signal: graceful shutdown; a second one forces the exit.

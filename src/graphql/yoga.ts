@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createYoga, type YogaLogger, type YogaServerInstance } from "graphql-yoga";
 import { mountPrefixOf } from "../http/mount-prefix.js";
 import type { Logger } from "../logger.js";
@@ -29,7 +28,10 @@ export function createGraphqlServer(runtime: HangarRuntime): GraphqlServer {
     graphiql: { title: "Hangar", subscriptionsProtocol: "WS" },
     // GraphiQL's page from the installed package (scripts, styles and editor workers inline):
     // Yoga's default loads them from a CDN, which a self-hosted network without egress never reaches.
-    renderGraphiQL,
+    // Imported on the first page request, not at start-up: the module is 9 MB of source holding a
+    // 10 MB string, ~29 MB of the idle server's ~93 MB live heap, which V8 lets grow to a multiple
+    // of what is live before it collects (test/architecture/lazy-modules.test.ts).
+    renderGraphiQL: async (options) => (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     landingPage: false,
     // CORS is the HTTP layer's decision (deployment config http.cors), not Yoga's permissive default.
     cors: false,

@@ -44,6 +44,7 @@ const LAYERS: Record<string, number> = {
   "main.ts": 4,
   "cli.ts": 4,
   "cli-commands.ts": 4,
+  "heap-growth.ts": 4,
   "dev-mode.ts": 4,
 };
 
