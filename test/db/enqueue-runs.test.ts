@@ -50,6 +50,44 @@ const statelessEntry = (options: EntryOptions = {}) => entry(newId(), { strategy
 /** The migration run by hand on a test database (TypeORM's runner only lends it `query`). */
 const migrationRunner = (database: TestDatabase) => ({ query: (text: string) => sql(database, text) }) as unknown as QueryRunner;
 
+/** Threads in the states the cases need, and what a case left on them, on the describe's database. */
+function threadFixtures(on: () => { database: TestDatabase; dataSource: DataSource }) {
+  async function newThread(metadata: JsonObject = {}): Promise<string> {
+    const threadId = newId();
+    await sql(on().database, "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata) VALUES ($1, now(), now(), now(), $2)", [
+      threadId,
+      metadata,
+    ]);
+    return threadId;
+  }
+
+  /** A thread with a pending run, queued by the function itself. */
+  async function busyThread(): Promise<{ threadId: string; runId: string }> {
+    const threadId = await newThread();
+    const first = entry(threadId);
+    expect(await enqueueRuns(on().dataSource.manager, [first])).toEqual([created()]);
+    return { threadId, runId: first.run.runId };
+  }
+
+  const runsOf = (threadId: string) =>
+    sql<{ run_id: string; status: string; multitask_strategy: string; encryption_context: JsonObject | null }>(
+      on().database,
+      "SELECT run_id, status, multitask_strategy, encryption_context FROM runs WHERE thread_id = $1 ORDER BY created_at, run_id",
+      [threadId],
+    );
+  const threadOf = async (threadId: string) =>
+    (
+      await sql<{ status: string; metadata: JsonObject; encryption_context: JsonObject | null }>(
+        on().database,
+        "SELECT status, metadata, encryption_context FROM threads WHERE thread_id = $1",
+        [threadId],
+      )
+    )[0];
+  return { newThread, busyThread, runsOf, threadOf };
+}
+
+const created = (endedRunIds: string[] = []) => ({ outcome: "created", cancelled: { endedRunIds, signalledRunIds: [] } });
+
 const VARIANTS = [
   { body: "set-based", planCacheMode: "force_generic_plan" },
   { body: "set-based", planCacheMode: "force_custom_plan" },
@@ -78,38 +116,7 @@ for (const { body, planCacheMode } of VARIANTS) {
       await database?.retire();
     });
 
-    async function newThread(metadata: JsonObject = {}): Promise<string> {
-      const threadId = newId();
-      await sql(database, "INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata) VALUES ($1, now(), now(), now(), $2)", [
-        threadId,
-        metadata,
-      ]);
-      return threadId;
-    }
-
-    /** A thread with a pending run, queued by the function itself. */
-    async function busyThread(): Promise<{ threadId: string; runId: string }> {
-      const threadId = await newThread();
-      const first = entry(threadId);
-      expect(await enqueueRuns(dataSource.manager, [first])).toEqual([{ outcome: "created", cancelled: { endedRunIds: [], signalledRunIds: [] } }]);
-      return { threadId, runId: first.run.runId };
-    }
-
-    const runsOf = (threadId: string) =>
-      sql<{ run_id: string; status: string; multitask_strategy: string; encryption_context: JsonObject | null }>(
-        database,
-        "SELECT run_id, status, multitask_strategy, encryption_context FROM runs WHERE thread_id = $1 ORDER BY created_at, run_id",
-        [threadId],
-      );
-    const threadOf = async (threadId: string) =>
-      (
-        await sql<{ status: string; metadata: JsonObject; encryption_context: JsonObject | null }>(
-          database,
-          "SELECT status, metadata, encryption_context FROM threads WHERE thread_id = $1",
-          [threadId],
-        )
-      )[0];
-    const created = (endedRunIds: string[] = []) => ({ outcome: "created", cancelled: { endedRunIds, signalledRunIds: [] } });
+    const { newThread, busyThread, runsOf, threadOf } = threadFixtures(() => ({ database, dataSource }));
 
     it("answers every path of one batch in its order: new threads, cron runs, and the per-run decisions", async () => {
       const rejecting = await busyThread();
@@ -196,6 +203,113 @@ for (const { body, planCacheMode } of VARIANTS) {
       const batch = [entry(threadId), cronEntry(threadId)];
       expect(await enqueueRuns(dataSource.manager, batch)).toEqual([{ outcome: "busy" }, created()]);
       expect((await runsOf(threadId)).map((run) => run.run_id)).toEqual([runId, batch[1]!.run.runId]);
+    });
+  });
+}
+
+// A run alone goes straight to hangar_enqueue_run (src/db/sql/enqueue-run.ts): every path must
+// answer and write what the batch function does for it (the cases above). The batch function is
+// dropped from this database, so a run alone that still went through it fails.
+for (const planCacheMode of ["force_generic_plan", "force_custom_plan"] as const) {
+  describe(`a run alone through enqueueRuns: hangar_enqueue_run without the batch function (plan_cache_mode ${planCacheMode})`, () => {
+    let database: TestDatabase;
+    let dataSource: DataSource;
+    let assistantUpdatedAt: Date;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      await sql(database, "DROP FUNCTION hangar_enqueue_runs");
+      const pool = new pg.Pool({ connectionString: database.url, max: 1, options: `-c plan_cache_mode=${planCacheMode}` });
+      dataSource = createDataSource(pool);
+      await dataSource.initialize();
+      const [assistant] = await sql<{ updated_at: Date }>(
+        database,
+        "INSERT INTO assistants (assistant_id, graph_id, name, version, created_at, updated_at) VALUES ($1, 'echo', 'echo', 1, now(), date_trunc('milliseconds', now())) RETURNING updated_at",
+        [ASSISTANT.assistantId],
+      );
+      assistantUpdatedAt = assistant!.updated_at;
+    });
+    afterAll(async () => {
+      await dataSource?.destroy();
+      await database?.retire();
+    });
+
+    const { newThread, busyThread, runsOf, threadOf } = threadFixtures(() => ({ database, dataSource }));
+    const alone = async (item: RunToEnqueue) => (await enqueueRuns(dataSource.manager, [item]))[0];
+
+    it("a new thread with its first run, and a run asking for a thread that exists (queued behind its run)", async () => {
+      const stateless = statelessEntry({ threadMetadata: { graph_id: "echo" }, encryptionContext: { tenant: "a" } });
+      expect(await alone(stateless)).toEqual(created());
+      expect(await threadOf(stateless.run.threadId)).toEqual({ status: "busy", metadata: { graph_id: "echo" }, encryption_context: { tenant: "a" } });
+      expect(await runsOf(stateless.run.threadId)).toEqual([
+        { run_id: stateless.run.runId, status: "pending", multitask_strategy: "enqueue", encryption_context: { tenant: "a" } },
+      ]);
+
+      const existing = await busyThread();
+      const behind = entry(existing.threadId, { strategy: "enqueue", createThread: true });
+      expect(await alone(behind)).toEqual(created());
+      expect((await runsOf(existing.threadId)).map((run) => run.run_id)).toEqual([existing.runId, behind.run.runId]);
+    });
+
+    it("reject: queued on an idle thread (its metadata merged), refused on a busy one with nothing written, missing thread", async () => {
+      const idle = await newThread({ kept: true });
+      const queued = entry(idle, { threadMetadata: { graph_id: "echo" }, assistantSeen: { version: 1, updatedAt: assistantUpdatedAt } });
+      expect(await alone(queued)).toEqual(created());
+      expect(await threadOf(idle)).toMatchObject({ status: "busy", metadata: { kept: true, graph_id: "echo" } });
+      expect((await runsOf(idle)).map((run) => run.run_id)).toEqual([queued.run.runId]);
+
+      const busy = await busyThread();
+      expect(await alone(entry(busy.threadId))).toEqual({ outcome: "busy" });
+      expect((await runsOf(busy.threadId)).map((run) => run.run_id)).toEqual([busy.runId]);
+
+      expect(await alone(entry(newId()))).toEqual({ outcome: "thread-missing" });
+    });
+
+    it("interrupt and rollback end the thread's pending run and queue the new one", async () => {
+      const interrupted = await busyThread();
+      expect(await alone(entry(interrupted.threadId, { strategy: "interrupt" }))).toEqual(created([interrupted.runId]));
+      expect((await runsOf(interrupted.threadId)).map((run) => run.status)).toEqual(["interrupted", "pending"]);
+
+      const rolledBack = await busyThread();
+      const replacing = entry(rolledBack.threadId, { strategy: "rollback" });
+      expect(await alone(replacing)).toEqual(created([rolledBack.runId]));
+      expect((await runsOf(rolledBack.threadId)).map((run) => run.run_id)).toEqual([replacing.run.runId]);
+    });
+
+    it("a changed assistant: assistant-changed, nothing written", async () => {
+      const threadId = await newThread();
+      expect(await alone(entry(threadId, { assistantSeen: { version: 2, updatedAt: assistantUpdatedAt } }))).toEqual({ outcome: "assistant-changed" });
+      expect(await runsOf(threadId)).toEqual([]);
+      expect(await threadOf(threadId)).toMatchObject({ status: "idle" });
+    });
+
+    it("a cron run: thread-locked on a thread held elsewhere (nothing written), thread-missing on none", async () => {
+      const locked = await newThread();
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      try {
+        await holder.query("BEGIN");
+        await holder.query("SELECT 1 FROM threads WHERE thread_id = $1 FOR UPDATE", [locked]);
+        expect(await alone(cronEntry(locked))).toEqual({ outcome: "thread-locked" });
+      } finally {
+        await holder.query("ROLLBACK");
+        await holder.end();
+      }
+      expect(await runsOf(locked)).toEqual([]);
+      expect(await alone(cronEntry(newId()))).toEqual({ outcome: "thread-missing" });
+    });
+
+    it("inside a transaction: the caller's all-or-nothing (rolled back, nothing stays)", async () => {
+      const threadId = await newThread();
+      const queued = entry(threadId);
+      await expect(
+        dataSource.transaction(async (manager) => {
+          expect(await enqueueRuns(manager, [queued])).toEqual([created()]);
+          throw new Error("the caller fails after queuing");
+        }),
+      ).rejects.toThrow("the caller fails after queuing");
+      expect(await runsOf(threadId)).toEqual([]);
+      expect(await threadOf(threadId)).toMatchObject({ status: "idle" });
     });
   });
 }

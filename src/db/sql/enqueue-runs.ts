@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import type { JsonObject } from "../../domain/json.js";
 import type { Run } from "../../domain/run.js";
 import { preparedStatement } from "../prepared-statement.js";
+import { enqueueRun } from "./enqueue-run.js";
 import { threadLockOrder } from "./thread-lock-order.js";
 import { runStatement } from "../run-statement.js";
 
@@ -92,10 +93,13 @@ const ENQUEUE_RUNS = preparedStatement(
  * runs, a cron firing) it is part of the caller's all-or-nothing.
  *
  * Runs are queued in thread lock order (thread-lock-order.ts; stable: of two runs of one thread
- * the second sees the first as active, as two statements would).
+ * the second sees the first as active, as two statements would). A batch of one run (most API
+ * runs) goes straight to hangar_enqueue_run instead (enqueue-run.ts): the same decision, without
+ * the batch's packing and unpacking.
  */
 export async function enqueueRuns(manager: EntityManager, entries: readonly RunToEnqueue[]): Promise<EnqueueOutcome[]> {
   if (entries.length === 0) return [];
+  if (entries.length === 1) return [await enqueueRun(manager, entries[0]!)];
   const order = threadLockOrder(entries, (entry) => entry.run.threadId);
   const { rows } = await runStatement<{ position: string; outcome: EnqueueOutcome["outcome"]; ended_run_ids: string[]; signalled_run_ids: string[] }>(
     manager,

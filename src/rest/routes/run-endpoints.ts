@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { coerceError } from "../../domain/errors.js";
 import type { HttpEnv } from "../../http/http-env.js";
+import { sendHeadersWithFirstChunk } from "../../http/headers-with-first-chunk.js";
 import { runResultsService } from "../../services/run-results.service.js";
 import { runsService } from "../../services/runs.service.js";
 import { cancelRuns } from "../../services/run-lifecycle/cancel-run.js";
@@ -39,10 +40,11 @@ export async function streamNewRun(
 ) {
   const abort = new AbortController();
   const { run, events } = await runResultsService.createAndStream(ctx, createRunFromWire(body, threadId, { headers }), { signal: abort.signal });
-  // The run's `metadata`, which createAndStream yields at once: sent together with the headers.
+  // The run's `metadata`, which createAndStream yields at once: sent in one write with the headers.
   const opening = await events.next();
   const location = runLocation(run.threadId, run.runId, threadId === null);
   const cancelOnDisconnect = (body.on_disconnect ?? "continue") === "cancel";
+  sendHeadersWithFirstChunk(c);
   return sseResponse(events, {
     abort,
     opening: opening.done ? undefined : opening.value,
