@@ -3,8 +3,8 @@ import type { EntityManager } from "typeorm";
 import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
-import { insertQueuedFirings, insertRefusedFirings } from "../../db/sql/cron-firings.js";
-import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
+import { enqueueCronRuns } from "../../db/sql/enqueue-cron-runs.js";
+import type { RunToEnqueue } from "../../db/sql/enqueue-rows.js";
 import { nextCronDueAt } from "../../db/sql/next-cron-due-at.js";
 import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
@@ -120,15 +120,12 @@ async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date,
   outcome.claimed = due.length;
   if (due.length === 0) return outcome;
 
-  // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts).
+  // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts),
+  // and records each firing that queued a run or was refused (cron_firings).
   const entries = await Promise.all(due.map((item) => cronRunToEnqueue(ctx, item, now)));
-  const queuedRuns = entries.map((entry) => entry.run);
-  const queued = await enqueueRuns(manager, entries);
+  const queued = await enqueueCronRuns(manager, entries, now);
   const nextSlots = new Map<string, Date | null>();
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
-  // Each firing's record (cron_firings): a queued run's is kept up to date by triggers on runs.
-  const queuedFirings: Array<{ runId: string; cronId: string; threadId: string }> = [];
-  const refusals: Array<{ firingId: string; cronId: string; threadId: string }> = [];
   due.forEach(({ cron, assistant }, index) => {
     const result = queued[index]!;
     // Held by another transaction (or deleted with its crons meanwhile): still due, next tick.
@@ -140,21 +137,16 @@ async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date,
     const lagSeconds = cron.nextRunDate === null ? 0 : (now.getTime() - cron.nextRunDate.getTime()) / 1000;
     if (result.outcome === "busy") {
       outcome.refused++;
-      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId! });
       outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       return;
     }
     if (result.outcome !== "created") throw new Error(`cron ${cron.cronId} fired no run: ${result.outcome}`);
     outcome.fired++;
-    const run = queuedRuns[index]!;
-    queuedFirings.push({ runId: run.runId, cronId: cron.cronId, threadId: run.threadId });
     outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
     const { endedRunIds, signalledRunIds } = result.cancelled;
     if (endedRunIds.length + signalledRunIds.length > 0) outcome.cancellations.push(cancelEffectsOnThread(cron.threadId!, result.cancelled));
   });
-  await insertQueuedFirings(manager, queuedFirings, now);
-  await insertRefusedFirings(manager, refusals, now);
   await advanceCrons(manager, advances);
   outcome.firstRunAfter = outcome.fired > 0 ? now : null;
   return outcome;
