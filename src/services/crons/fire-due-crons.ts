@@ -12,7 +12,7 @@ import { newId } from "../../domain/ids.js";
 import { composeRun, type Run } from "../../domain/run.js";
 import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
 import { cancelEffectsOnThread, type CancelEffects } from "../run-lifecycle/cancel-run.js";
-import { openCron, sealRun } from "../field-encryption.js";
+import { openCrons, sealRuns, type StoredRunFields } from "../field-encryption.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**
@@ -115,14 +115,19 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
 async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date, limit: number): Promise<BatchOutcome> {
   const log = ctx.log;
   const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [], firings: [] };
+  const claimed = await claimDueCrons(manager, { now, limit });
+  outcome.claimed = claimed.length;
+  if (claimed.length === 0) return outcome;
   // Payload and metadata opened: a firing runs what the cron was created with.
-  const due = await Promise.all((await claimDueCrons(manager, { now, limit })).map(async (item) => ({ ...item, cron: await openCron(ctx, item.cron) })));
-  outcome.claimed = due.length;
-  if (due.length === 0) return outcome;
+  const opened = await openCrons(ctx, claimed.map((item) => item.cron));
+  const due = claimed.map((item, index) => ({ ...item, cron: opened[index]! }));
 
   // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts),
-  // and records each firing that queued a run or was refused (cron_firings).
-  const entries = await Promise.all(due.map((item) => cronRunToEnqueue(ctx, item, now)));
+  // and records each firing that queued a run or was refused (cron_firings). The runs (and the
+  // threads created for them) are sealed with each cron's encryption context, its creator's.
+  const runs = due.map((item) => composeCronRun(item, item.cron.threadId ?? newId(), now));
+  const stored = await sealRuns(ctx, runs.map((run, index) => ({ run, storedContext: due[index]!.cron.encryptionContext })));
+  const entries = due.map((item, index) => cronRunToEnqueue(item, runs[index]!, stored[index]!));
   const queued = await enqueueCronRuns(manager, entries, now);
   const nextSlots = new Map<string, Date | null>();
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
@@ -156,17 +161,14 @@ async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date,
  * A firing's run, as createRun would queue the cron's stored request: on the cron's thread, or on
  * a new thread of its own (stateless crons), whose metadata names the cron. The cron's thread is
  * skipped when locked elsewhere: this transaction holds cron row locks, and thread deletion locks
- * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock. The run
- * (and a thread created for it) is sealed with the cron's encryption context, its creator's.
+ * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock.
  */
-async function cronRunToEnqueue(ctx: ServiceContext, item: DueCron, now: Date): Promise<RunToEnqueue> {
-  const { cron, assistant } = item;
-  const run = composeCronRun(item, cron.threadId ?? newId(), now);
+function cronRunToEnqueue({ cron, assistant }: DueCron, run: Run, stored: StoredRunFields): RunToEnqueue {
   const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
   const isStateless = cron.threadId === null;
   return {
     run,
-    stored: await sealRun(ctx, run, cron.encryptionContext),
+    stored,
     cronId: cron.cronId,
     thread: {
       metadata: isStateless ? { ...threadMetadata, cron_id: cron.cronId } : threadMetadata,
