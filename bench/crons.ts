@@ -20,7 +20,9 @@
  * also runs on its build (one after the other, each at its own minute boundary, starting with the
  * other build each scenario), and a table gives this build over the baseline.
  * BENCH_CPU_PROF=1: a V8 CPU profile of this checkout's first server in each scenario, summarized by
- * self time (start-up is in it too; the repository's inclusive times show the firing's share).
+ * self time (start-up is in it too; the repository's inclusive times show the firing's share). With
+ * BENCH_BASELINE the baseline's first server is profiled too, into its own directory
+ * (…-<scenario>-baseline-cpuprof), to compare the two by hand (not summarized here).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -127,7 +129,7 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
     for (let index = 0; index < processes; index++) {
       const logPath = path.join(RESULTS_DIR, `crons-${stamp}-${kind}-${build}-${index}-server.log`);
       // info: the scheduler logs each tick that fired (with its duration) at info.
-      const cpuProfDir = CPU_PROFILE && build === "this" && index === 0 ? profileDirOf(stamp, kind) : undefined;
+      const cpuProfDir = CPU_PROFILE && index === 0 ? profileDirOf(stamp, kind, build) : undefined;
       servers.push(
         await startServerProcess({ configPath: CONFIG, databaseUrl: database.url, logPath, args: ["--no-worker"], env: { LOG_LEVEL: "info" }, repoRoot, cpuProfDir }),
       );
@@ -198,14 +200,14 @@ async function scenario(kind: Kind, { build, repoRoot }: BuildUnderTest, stamp: 
   }
 }
 
-function profileDirOf(stamp: string, kind: Kind): string {
-  return path.join(RESULTS_DIR, `crons-${stamp}-${kind}-cpuprof`);
+function profileDirOf(stamp: string, kind: Kind, build: BuildUnderTest["build"] = "this"): string {
+  return path.join(RESULTS_DIR, `crons-${stamp}-${kind}-${build === "this" ? "" : `${build}-`}cpuprof`);
 }
 
 /** The profile of this build's first server in each scenario (BENCH_CPU_PROF=1), by self time. */
 function printCpuProfiles(stamp: string): Record<string, unknown> {
   const summaries: Record<string, unknown> = {};
-  for (const kind of SCENARIOS as Kind[]) {
+  for (const kind of new Set(SCENARIOS as Kind[])) {
     const profile = fs.existsSync(profileDirOf(stamp, kind)) ? busiestCpuProfile(profileDirOf(stamp, kind)) : null;
     if (!profile) continue;
     const summary = summarizeCpuProfile(profile, 30);

@@ -25,11 +25,7 @@ import { requireAllowedWebhook } from "./run-lifecycle/webhooks.js";
 import type { ServiceContext } from "./service-context.js";
 import { threadsService } from "./threads.service.js";
 import { withAuthUser } from "./run-auth-user.js";
-import { openCron, openRuns, requireScopeKeysInClear, sealCron } from "./field-encryption.js";
-
-function openCrons(ctx: ServiceContext, crons: readonly Cron[]): Promise<Cron[]> {
-  return Promise.all(crons.map((cron) => openCron(ctx, cron)));
-}
+import { openCron, openCrons, openRuns, requireScopeKeysInClear, sealCron } from "./field-encryption.js";
 
 /** A cron request in domain terms; the transports map their payloads to this. */
 export interface CreateCronInput {

@@ -197,6 +197,18 @@ export async function sealRun(ctx: Pick<ServiceContext, "encryption">, run: Run,
   return { metadata: sealed.fields.metadata ?? run.metadata, kwargs: sealed.fields.kwargs ?? kwargs, encryptionContext: sealed.encryptionContext };
 }
 
+/**
+ * sealRun for a batch (a cron tick's runs, 1,000 at a time): without JSON encryption the fields
+ * are stored as they are, answered without a promise per run.
+ */
+export async function sealRuns(
+  ctx: Pick<ServiceContext, "encryption">,
+  runs: ReadonlyArray<{ run: Run; storedContext: JsonObject | null }>,
+): Promise<StoredRunFields[]> {
+  if (!ctx.encryption) return runs.map(({ run }) => ({ metadata: run.metadata, kwargs: run.kwargs as unknown as JsonObject, encryptionContext: null }));
+  return Promise.all(runs.map(({ run, storedContext }) => sealRun(ctx, run, storedContext)));
+}
+
 /** A run as readers (and the worker that executes it) see it: metadata and kwargs opened. */
 export async function openRun<T extends Run>(ctx: Pick<ServiceContext, "encryption">, run: T): Promise<T> {
   const kwargs = run.kwargs as unknown as JsonObject;
@@ -219,6 +231,12 @@ export async function sealCron(ctx: Pick<ServiceContext, "encryption">, cron: Cr
     payload: (sealed.fields.payload ?? payload) as unknown as CronPayload,
     encryptionContext: sealed.encryptionContext,
   };
+}
+
+/** Crons as readers and their firings see them; without JSON encryption, as they are (no copy, no promise per cron). */
+export function openCrons<T extends Cron>(ctx: Pick<ServiceContext, "encryption">, crons: readonly T[]): Promise<T[]> {
+  if (!ctx.encryption) return Promise.resolve([...crons]);
+  return Promise.all(crons.map((cron) => openCron(ctx, cron)));
 }
 
 /** A cron as readers and its firings see it: metadata and payload opened. */

@@ -31,28 +31,6 @@ function toFiring(row: FiringRow): CronFiring {
   };
 }
 
-/** Firings that queued a run: pending until the run's triggers say otherwise (firing_id = run_id). */
-export async function insertQueuedFirings(manager: EntityManager, firings: Array<{ runId: string; cronId: string; threadId: string }>, now: Date): Promise<void> {
-  if (firings.length === 0) return;
-  await runStatement(
-    manager,
-    `INSERT INTO cron_firings (firing_id, cron_id, run_id, thread_id, status, fired_at)
-     SELECT (r ->> 0)::uuid, (r ->> 1)::uuid, (r ->> 0)::uuid, (r ->> 2)::uuid, 'pending', $2 FROM jsonb_array_elements($1::jsonb) AS r`,
-    [JSON.stringify(firings.map((firing) => [firing.runId, firing.cronId, firing.threadId])), now],
-  );
-}
-
-/** Firings a busy thread refused (multitask_strategy reject): recorded without a run. */
-export async function insertRefusedFirings(manager: EntityManager, refusals: Array<{ firingId: string; cronId: string; threadId: string }>, now: Date): Promise<void> {
-  if (refusals.length === 0) return;
-  await runStatement(
-    manager,
-    `INSERT INTO cron_firings (firing_id, cron_id, thread_id, status, fired_at, ended_at)
-     SELECT (r ->> 0)::uuid, (r ->> 1)::uuid, (r ->> 2)::uuid, 'refused', $2, $2 FROM jsonb_array_elements($1::jsonb) AS r`,
-    [JSON.stringify(refusals.map((refusal) => [refusal.firingId, refusal.cronId, refusal.threadId])), now],
-  );
-}
-
 /** Each cron's newest firing (crons never fired are absent). */
 export async function selectLastFirings(manager: EntityManager, cronIds: readonly string[]): Promise<Map<string, CronFiring>> {
   if (cronIds.length === 0) return new Map();

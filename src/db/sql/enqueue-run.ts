@@ -1,7 +1,7 @@
 import type { EntityManager } from "typeorm";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
-import type { EnqueueOutcome, RunToEnqueue } from "./enqueue-runs.js";
+import type { EnqueueOutcome, RunToEnqueue } from "./enqueue-rows.js";
 
 /**
  * One run, straight to hangar_enqueue_run (migrations/…-decide-multitask-on-enqueue,

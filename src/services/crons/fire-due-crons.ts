@@ -3,8 +3,8 @@ import type { EntityManager } from "typeorm";
 import { nextRunAfter } from "../../domain/next-run.js";
 import { advanceCrons } from "../../db/sql/advance-crons.js";
 import { claimDueCrons, type DueCron } from "../../db/sql/claim-due-crons.js";
-import { insertQueuedFirings, insertRefusedFirings } from "../../db/sql/cron-firings.js";
-import { enqueueRuns, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
+import { enqueueCronRuns } from "../../db/sql/enqueue-cron-runs.js";
+import type { RunToEnqueue } from "../../db/sql/enqueue-rows.js";
 import { nextCronDueAt } from "../../db/sql/next-cron-due-at.js";
 import { withTransaction } from "../../db/tx.js";
 import { cronRunMetadata, type Cron } from "../../domain/cron.js";
@@ -12,7 +12,7 @@ import { newId } from "../../domain/ids.js";
 import { composeRun, type Run } from "../../domain/run.js";
 import type { HangarMetrics } from "../../metrics/hangar-metrics.js";
 import { cancelEffectsOnThread, type CancelEffects } from "../run-lifecycle/cancel-run.js";
-import { openCron, sealRun } from "../field-encryption.js";
+import { openCrons, sealRuns, type StoredRunFields } from "../field-encryption.js";
 import type { ServiceContext } from "../service-context.js";
 
 /**
@@ -115,20 +115,22 @@ export async function fireDueCrons(ctx: ServiceContext, options: { batchSize: nu
 async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date, limit: number): Promise<BatchOutcome> {
   const log = ctx.log;
   const outcome: BatchOutcome = { claimed: 0, fired: 0, refused: 0, deferred: 0, firstRunAfter: null, cancellations: [], firings: [] };
+  const claimed = await claimDueCrons(manager, { now, limit });
+  outcome.claimed = claimed.length;
+  if (claimed.length === 0) return outcome;
   // Payload and metadata opened: a firing runs what the cron was created with.
-  const due = await Promise.all((await claimDueCrons(manager, { now, limit })).map(async (item) => ({ ...item, cron: await openCron(ctx, item.cron) })));
-  outcome.claimed = due.length;
-  if (due.length === 0) return outcome;
+  const opened = await openCrons(ctx, claimed.map((item) => item.cron));
+  const due = claimed.map((item, index) => ({ ...item, cron: opened[index]! }));
 
-  // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts).
-  const entries = await Promise.all(due.map((item) => cronRunToEnqueue(ctx, item, now)));
-  const queuedRuns = entries.map((entry) => entry.run);
-  const queued = await enqueueRuns(manager, entries);
+  // The enqueue statement applies the multitask rule, as for every run (db/sql/enqueue-runs.ts),
+  // and records each firing that queued a run or was refused (cron_firings). The runs (and the
+  // threads created for them) are sealed with each cron's encryption context, its creator's.
+  const runs = due.map((item) => composeCronRun(item, item.cron.threadId ?? newId(), now));
+  const stored = await sealRuns(ctx, runs.map((run, index) => ({ run, storedContext: due[index]!.cron.encryptionContext })));
+  const entries = due.map((item, index) => cronRunToEnqueue(item, runs[index]!, stored[index]!));
+  const queued = await enqueueCronRuns(manager, entries, now);
   const nextSlots = new Map<string, Date | null>();
   const advances: Array<{ cronId: string; nextRunDate: Date | null }> = [];
-  // Each firing's record (cron_firings): a queued run's is kept up to date by triggers on runs.
-  const queuedFirings: Array<{ runId: string; cronId: string; threadId: string }> = [];
-  const refusals: Array<{ firingId: string; cronId: string; threadId: string }> = [];
   due.forEach(({ cron, assistant }, index) => {
     const result = queued[index]!;
     // Held by another transaction (or deleted with its crons meanwhile): still due, next tick.
@@ -140,21 +142,16 @@ async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date,
     const lagSeconds = cron.nextRunDate === null ? 0 : (now.getTime() - cron.nextRunDate.getTime()) / 1000;
     if (result.outcome === "busy") {
       outcome.refused++;
-      refusals.push({ firingId: newId(), cronId: cron.cronId, threadId: cron.threadId! });
       outcome.firings.push({ graphId: null, lagSeconds });
       log.info({ cronId: cron.cronId, threadId: cron.threadId }, "cron firing skipped: its thread is busy (multitask_strategy reject)");
       return;
     }
     if (result.outcome !== "created") throw new Error(`cron ${cron.cronId} fired no run: ${result.outcome}`);
     outcome.fired++;
-    const run = queuedRuns[index]!;
-    queuedFirings.push({ runId: run.runId, cronId: cron.cronId, threadId: run.threadId });
     outcome.firings.push({ graphId: assistant.graphId, lagSeconds });
     const { endedRunIds, signalledRunIds } = result.cancelled;
     if (endedRunIds.length + signalledRunIds.length > 0) outcome.cancellations.push(cancelEffectsOnThread(cron.threadId!, result.cancelled));
   });
-  await insertQueuedFirings(manager, queuedFirings, now);
-  await insertRefusedFirings(manager, refusals, now);
   await advanceCrons(manager, advances);
   outcome.firstRunAfter = outcome.fired > 0 ? now : null;
   return outcome;
@@ -164,17 +161,14 @@ async function fireBatch(ctx: ServiceContext, manager: EntityManager, now: Date,
  * A firing's run, as createRun would queue the cron's stored request: on the cron's thread, or on
  * a new thread of its own (stateless crons), whose metadata names the cron. The cron's thread is
  * skipped when locked elsewhere: this transaction holds cron row locks, and thread deletion locks
- * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock. The run
- * (and a thread created for it) is sealed with the cron's encryption context, its creator's.
+ * the thread before it waits for its crons (ON DELETE CASCADE), so waiting could deadlock.
  */
-async function cronRunToEnqueue(ctx: ServiceContext, item: DueCron, now: Date): Promise<RunToEnqueue> {
-  const { cron, assistant } = item;
-  const run = composeCronRun(item, cron.threadId ?? newId(), now);
+function cronRunToEnqueue({ cron, assistant }: DueCron, run: Run, stored: StoredRunFields): RunToEnqueue {
   const threadMetadata = { graph_id: assistant.graphId, assistant_id: cron.assistantId };
   const isStateless = cron.threadId === null;
   return {
     run,
-    stored: await sealRun(ctx, run, cron.encryptionContext),
+    stored,
     cronId: cron.cronId,
     thread: {
       metadata: isStateless ? { ...threadMetadata, cron_id: cron.cronId } : threadMetadata,

@@ -1,5 +1,5 @@
 import { deleteRuns } from "../../db/sql/delete-runs.js";
-import type { RunsCancelledOnEnqueue } from "../../db/sql/enqueue-runs.js";
+import type { RunsCancelledOnEnqueue } from "../../db/sql/enqueue-rows.js";
 import { requestRunCancel } from "../../db/sql/request-run-cancel.js";
 import { selectActiveRunIds } from "../../db/sql/select-active-run-ids.js";
 import { selectRuns } from "../../db/sql/select-runs.js";

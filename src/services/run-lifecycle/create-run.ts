@@ -1,5 +1,6 @@
 import type { EntityManager } from "typeorm";
-import { enqueueRuns, type EnqueueOutcome, type RunToEnqueue } from "../../db/sql/enqueue-runs.js";
+import type { EnqueueOutcome, RunToEnqueue } from "../../db/sql/enqueue-rows.js";
+import { enqueueRuns } from "../../db/sql/enqueue-runs.js";
 import { threadVisibility } from "../../db/sql/thread-exists.js";
 import { withTransaction } from "../../db/tx.js";
 import type { Assistant } from "../../domain/assistant.js";
