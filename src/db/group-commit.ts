@@ -1,3 +1,5 @@
+import { AsyncResource } from "node:async_hooks";
+
 /**
  * Group commit: writes that many concurrent runs make (checkpoints, stream events, trace runs)
  * are gathered into rounds, and each round is written with ONE statement. One round is in flight
@@ -39,6 +41,15 @@ export class GroupCommit<T> {
   private inFlight: Promise<void> | null = null;
   private roundScheduled = false;
   private timer: NodeJS.Timeout | null = null;
+
+  /**
+   * The context rounds run in: the one the group commit was made in (the database's, at start),
+   * never a caller's. A round started in a caller's AsyncLocalStorage context would carry it into
+   * every statement of the round and the rounds after: a GraphQL operation's pool share
+   * (db/pool-share.ts) would count, and its deadline abort, the statement that also writes other
+   * requests' items; a run's log context would name other runs' writes.
+   */
+  private readonly ownContext = new AsyncResource("GroupCommit");
 
   constructor(private readonly options: GroupCommitOptions<T>) {}
 
@@ -85,10 +96,12 @@ export class GroupCommit<T> {
     // A round in flight starts the next one when it ends.
     if (this.inFlight || this.roundScheduled) return;
     this.roundScheduled = true;
-    setImmediate(() => {
-      this.roundScheduled = false;
-      if (!this.inFlight) this.startRound();
-    });
+    setImmediate(() =>
+      this.ownContext.runInAsyncScope(() => {
+        this.roundScheduled = false;
+        if (!this.inFlight) this.startRound();
+      }),
+    );
   }
 
   private startRound(): void {

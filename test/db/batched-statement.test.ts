@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { describe, expect, it } from "vitest";
 import { BatchedStatement } from "../../src/db/batched-statement.js";
 
@@ -44,5 +45,19 @@ describe("BatchedStatement", () => {
     ]);
     // The round's second statement failed; then each call it held went alone.
     expect(statements).toEqual([["x:1", "y:1"], ["x:bad", "y:2"], ["x:bad"], ["y:2"]]);
+  });
+});
+
+describe("BatchedStatement's rounds", () => {
+  it("run in the context the statement was made in, not in a caller's (AsyncLocalStorage: a GraphQL operation's pool share, a run's log context)", async () => {
+    const callerContext = new AsyncLocalStorage<string>();
+    const seen: Array<string | undefined> = [];
+    const batched = new BatchedStatement(async (inputs: string[]) => {
+      seen.push(callerContext.getStore());
+      return inputs;
+    });
+    await Promise.all([callerContext.run("operation A", () => batched.call("a")), callerContext.run("operation B", () => batched.call("b"))]);
+    await callerContext.run("operation C", () => batched.call("c"));
+    expect(seen).toEqual([undefined, undefined]);
   });
 });

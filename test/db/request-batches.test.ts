@@ -132,7 +132,7 @@ describe("Database.assistantReads", () => {
 });
 
 describe("Database.threadInserts", () => {
-  it("stores threads made in one turn in one statement; a repeated id goes in a statement of its own and reads as existing", async () => {
+  it("stores threads made in one turn (a fractional ttl too) in one statement; a repeated id goes in a statement of its own and reads as existing", async () => {
     const now = new Date();
     const thread = (threadId: string, values: unknown) => ({
       threadId,
@@ -145,6 +145,7 @@ describe("Database.threadInserts", () => {
       values,
       interrupts: {},
       error: null,
+      ttlMinutes: 0.5,
     });
     const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
     let answers: boolean[] = [];
@@ -153,7 +154,8 @@ describe("Database.threadInserts", () => {
     });
     expect(statements).toBe(2);
     expect(answers).toEqual([true, true, true, false]);
-    const stored = await sql(database, `SELECT thread_id, "values", status FROM threads WHERE thread_id = ANY($1)`, [[a, b, c]]);
+    const stored = await sql(database, `SELECT thread_id, "values", ttl_minutes FROM threads WHERE thread_id = ANY($1)`, [[a, b, c]]);
+    expect(stored.map((row) => row.ttl_minutes)).toEqual([0.5, 0.5, 0.5]);
     expect(new Map(stored.map((row) => [row.thread_id, row.values]))).toEqual(
       new Map<unknown, unknown>([
         [a, "text"],

@@ -13,7 +13,7 @@ const INSERT_THREADS = preparedStatement(
   `WITH given AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS g (
        thread_id uuid, created_at timestamptz, updated_at timestamptz, state_updated_at timestamptz, metadata jsonb,
-       config jsonb, status text, "values" jsonb, interrupts jsonb, error jsonb, ttl_minutes integer, encryption_context jsonb)
+       config jsonb, status text, "values" jsonb, interrupts jsonb, error jsonb, ttl_minutes double precision, encryption_context jsonb)
    )
    INSERT INTO threads (thread_id, created_at, updated_at, state_updated_at, metadata, config, status, "values",
      interrupts, error, ttl_minutes, encryption_context)
