@@ -11,8 +11,13 @@ import v8 from "node:v8";
  * 1,000 streams until it reached ~4 times the live heap (RSS 364, then 500, then 599 MB on three
  * bursts); at factor 2 a full GC ran about twice a burst and RSS stayed at ~295 MB, each GC taking
  * 20-140 ms on a thread mostly waiting for PostgreSQL.
+ *
+ * 2.5, not 2: the full GCs cost CPU where the heap is small and turns over slowly. Runs one at a
+ * time (`npm run bench -- runs`, c=1) cost the server 6.8 ms of CPU per run at factor 2 against
+ * 4.8 ms with V8's own factor, and 5.6 at 2.5 against 6.1 at 2 (same runs, alternated); four
+ * bursts of 1,000 streams peaked at 292-366 MB at 2.5, 290-296 at 2, 317-454 with V8's own.
  */
-export const HEAP_GROWING_PERCENT = 100;
+export const HEAP_GROWING_PERCENT = 150;
 
 const OPERATOR_SETTING = /^--heap[-_]growing[-_]percent(=|$)/;
 

@@ -36,7 +36,7 @@ async function peakHeapMb(limit: boolean): Promise<number> {
 
 describe("heap growth limit (hangar serve / worker)", () => {
   it("makes V8 collect the old generation's garbage sooner: the same churn peaks well below V8's default", async () => {
-    // ~25 MB live throughout: V8's default let the heap reach ~117 MB, twice-live ~71 MB.
+    // ~25 MB live throughout: V8's default let the heap reach ~117 MB, factor 2 ~71 MB.
     const [unlimited, limited] = await Promise.all([peakHeapMb(false), peakHeapMb(true)]);
     expect(limited).toBeGreaterThan(0);
     expect(limited).toBeLessThan(unlimited * 0.8);
