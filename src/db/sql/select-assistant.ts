@@ -93,17 +93,19 @@ export interface AssistantRead {
  * one), for reads batched across requests (Database.assistantReads).
  */
 export async function selectAssistantsOfReads(manager: EntityManager, reads: readonly AssistantRead[]): Promise<(Assistant | null)[]> {
-  const readsOfScope = new Map<string, AssistantRead[]>();
-  for (const read of reads) {
-    const scope = JSON.stringify(read.scope);
-    readsOfScope.set(scope, [...(readsOfScope.get(scope) ?? []), read]);
-  }
+  const scopes = reads.map((read) => JSON.stringify(read.scope));
+  const idsOfScope = new Map<string, Set<string>>();
+  reads.forEach((read, index) => {
+    const ids = idsOfScope.get(scopes[index]!);
+    if (ids) ids.add(read.assistantId);
+    else idsOfScope.set(scopes[index]!, new Set([read.assistantId]));
+  });
   const found = new Map<string, Assistant>();
   await Promise.all(
-    [...readsOfScope].map(async ([scope, sameScope]) => {
-      const assistants = await selectAssistantsByIds(manager, [...new Set(sameScope.map((read) => read.assistantId))], JSON.parse(scope));
+    [...idsOfScope].map(async ([scope, ids]) => {
+      const assistants = await selectAssistantsByIds(manager, [...ids], JSON.parse(scope));
       for (const assistant of assistants) found.set(`${scope}\n${assistant.assistantId}`, assistant);
     }),
   );
-  return reads.map((read) => found.get(`${JSON.stringify(read.scope)}\n${read.assistantId}`) ?? null);
+  return reads.map((read, index) => found.get(`${scopes[index]}\n${read.assistantId}`) ?? null);
 }
