@@ -77,8 +77,16 @@ describe("the Test page's graph (#2, #6)", () => {
     await page.goto(`${server.url}/console/playground?assistant=approval`);
     await graphView().locator('[data-node-id="review"]').waitFor();
     const edges = graphView().locator(".react-flow__edge");
-    await expect.poll(() => edges.count()).toBeGreaterThan(0);
-    const drawn = await edges.count();
+    // The count once the drawing settled: two reads in a row agree (under CI load a read taken
+    // right after the first edges appeared once saw the graph mid-redraw, with none).
+    let drawn = 0;
+    await expect
+      .poll(async () => {
+        const previous = drawn;
+        drawn = await edges.count();
+        return drawn > 0 && drawn === previous;
+      })
+      .toBe(true);
     const composer = page.getByLabel("Message", { exact: true });
     const request = page.getByTestId("human-interrupt");
     for (const [index, message] of ["My order is late", "Still late"].entries()) {
