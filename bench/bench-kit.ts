@@ -489,6 +489,41 @@ export class CpuMeter {
   }
 }
 
+/**
+ * The server's event-loop delay over a phase, read from its /metrics: prom-client's monitor
+ * (perf_hooks.monitorEventLoopDelay), which each scrape reads and resets. It is how long a ready
+ * callback (a statement's answer, a request, a timer) waited for the server's one thread: with
+ * 16 graphs running on it, the join gap at c=16 is mostly this wait, not PostgreSQL. The monitor's
+ * timer fires every 10 ms (prom-client's default precision) and its samples include that
+ * interval (an idle server reads p50 10.1 ms), so 10 ms is subtracted. Null where /metrics is not
+ * served openly (a deployment with API keys).
+ */
+export class EventLoopLag {
+  private static readonly MONITOR_INTERVAL_MS = 10;
+
+  private constructor(private readonly server: ServerProcess) {}
+
+  /** Resets the server's monitor (a scrape), so stop() reads this phase alone. */
+  static async start(server: ServerProcess): Promise<EventLoopLag> {
+    await EventLoopLag.scrape(server);
+    return new EventLoopLag(server);
+  }
+
+  async stop(): Promise<{ loop_lag_p50_ms: number | null; loop_lag_p99_ms: number | null }> {
+    const seconds = await EventLoopLag.scrape(this.server);
+    const lag = (value: number | undefined) => (value === undefined ? null : round(Math.max(0, value * 1000 - EventLoopLag.MONITOR_INTERVAL_MS), 2));
+    return { loop_lag_p50_ms: lag(seconds.p50), loop_lag_p99_ms: lag(seconds.p99) };
+  }
+
+  private static async scrape(server: ServerProcess): Promise<Record<string, number>> {
+    const response = await fetch(`${server.url}/metrics`).catch(() => null);
+    if (!response?.ok) return {};
+    const values: Record<string, number> = {};
+    for (const match of (await response.text()).matchAll(/^nodejs_eventloop_lag_(p50|p99)_seconds(?:\{[^}]*\})? (\S+)$/gm)) values[match[1]!] = Number(match[2]);
+    return values;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Measuring
 

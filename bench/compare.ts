@@ -68,6 +68,12 @@ interface Sample {
   latency: Record<string, number>;
   extra?: Record<string, number>;
   cpu_ms_per_op: number;
+  /**
+   * Cores this process (the SDK clients driving the server) used while timed. Near 1, the
+   * client is the bottleneck: the ratio is then capped by it for both servers (on 2 cores the
+   * CRUD mix's client took 0.82 cores, ~0.45 ms of CPU per request).
+   */
+  client_cores: number;
   load_1m: number;
 }
 
@@ -77,12 +83,15 @@ const input = (i: number) => ({ messages: [{ role: "user", content: `bench ${i}`
 
 async function timed(side: Side, operations: number, body: () => Promise<{ seconds: number; latencies: number[]; extra?: Record<string, number> }>): Promise<Sample> {
   const cpuStart = side.cpuMs();
+  const clientStart = process.cpuUsage();
   const { seconds, latencies, extra } = await body();
+  const client = process.cpuUsage(clientStart);
   return {
     per_s: round(operations / seconds, 1),
     latency: percentiles(latencies),
     extra,
     cpu_ms_per_op: round((side.cpuMs() - cpuStart) / operations, 2),
+    client_cores: round((client.user + client.system) / 1e6 / seconds, 2),
     load_1m: round(os.loadavg()[0]!, 2),
   };
 }
@@ -321,6 +330,7 @@ export async function compareSuite(stamp: string): Promise<void> {
     add(`  p50 ms`, h.latency.p50_ms!, o.latency.p50_ms!, "lower", load, b?.latency.p50_ms);
     if (h.extra && o.extra) add(`  metadata event p50 ms`, h.extra.metadata_p50_ms!, o.extra.metadata_p50_ms!, "lower", load, b?.extra?.metadata_p50_ms);
     add(`  server CPU ms/op`, h.cpu_ms_per_op, o.cpu_ms_per_op, "lower", load, b?.cpu_ms_per_op);
+    add(`  client cores (this process)`, h.client_cores, o.client_cores, "lower", load, b?.client_cores);
   }
   printTable(
     `Hangar (PostgreSQL) vs the official in-memory server (@langchain/langgraph-api): median of ${REPEATS} alternated repeats, ${os.cpus().length} cores`,

@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import type { Client } from "@langchain/langgraph-sdk";
 import {
   CpuMeter,
+  EventLoopLag,
   RssSampler,
   SqlCountingProxy,
   databaseTarget,
@@ -69,6 +70,7 @@ export async function backgroundRuns({ server, client, database }: Timed, count:
   const failures = failureRecorder();
   const rss = new RssSampler(server);
   const cpu = await CpuMeter.start(server, database);
+  const lag = await EventLoopLag.start(server);
   rss.start();
   const loops = pacedRate ? (operation: (i: number) => Promise<void>) => runPaced(count, pacedRate, concurrency, operation) : (operation: (i: number) => Promise<void>) => runLoops(count, concurrency, operation);
   const seconds = await loops(async (i) => {
@@ -87,7 +89,7 @@ export async function backgroundRuns({ server, client, database }: Timed, count:
       failures.record(error);
     }
   });
-  const resources = { ...rss.stop(), ...(await cpu.stop(count)) };
+  const resources = { ...rss.stop(), ...(await cpu.stop(count)), ...(await lag.stop()) };
 
   // Outside the timed batch: the run's end as the server recorded it.
   const gaps: number[] = [];
@@ -128,6 +130,7 @@ export async function streamedRuns({ server, client, database }: Timed, count: n
   const failures = failureRecorder();
   const rss = new RssSampler(server);
   const cpu = await CpuMeter.start(server, database);
+  const lag = await EventLoopLag.start(server);
   rss.start();
   const seconds = await runLoops(count, concurrency, async (i) => {
     try {
@@ -160,7 +163,7 @@ export async function streamedRuns({ server, client, database }: Timed, count: n
     runs_per_second: round(lastMs.length / seconds, 1),
     first_event: percentiles(firstMs),
     stream_end: percentiles(lastMs),
-    resources: { ...rss.stop(), ...(await cpu.stop(count)) },
+    resources: { ...rss.stop(), ...(await cpu.stop(count)), ...(await lag.stop()) },
     machine_before: machine,
   };
 }

@@ -13,7 +13,10 @@
  *   was stamped when the worker began settling, which also counted waits for a settle round in
  *   flight and for the pool);
  * - streams: runs.stream(streamMode "values"): time to the first event (metadata) and to the end;
- * - server RSS (VmRSS sampled every 100 ms) and CPU per phase;
+ * - server RSS (VmRSS sampled every 100 ms) and CPU per phase, and its event-loop delay (p50/p99,
+ *   bench-kit's EventLoopLag): at c=16 the server's thread runs 16 graphs, and a ready answer
+ *   waits for it (2026-11-29, instrumented: the settle statement took 0.66 ms in PostgreSQL's
+ *   own log, bind + execute p50, but 5.2 ms from send to its answer being handled);
  * - SQL round trips and statements per run, through a counting wire-protocol proxy (a second
  *   server on the same database, so the proxy does not slow the timed phases);
  * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time.
@@ -44,6 +47,7 @@ import {
   type Build,
   type BuildUnderTest,
   type CpuMeter,
+  type EventLoopLag,
   type ResultRow,
   type RssSampler,
   type ServerProcess,
@@ -72,7 +76,7 @@ function latencyRow(build: Build, scenario: string, n: number, concurrency: numb
   return { scenario, build, n, conc: concurrency, per_s: perSecond, p50_ms: p.p50_ms!, p95_ms: p.p95_ms!, p99_ms: p.p99_ms! };
 }
 
-type PhaseResources = ReturnType<RssSampler["stop"]> & Awaited<ReturnType<CpuMeter["stop"]>>;
+type PhaseResources = ReturnType<RssSampler["stop"]> & Awaited<ReturnType<CpuMeter["stop"]>> & Awaited<ReturnType<EventLoopLag["stop"]>>;
 
 function resourceRow(build: Build, scenario: string, r: PhaseResources, machine: { busy_pct: number }): ResultRow {
   return {
@@ -88,6 +92,8 @@ function resourceRow(build: Build, scenario: string, r: PhaseResources, machine:
     "pg ": r.postgres_cpu_cores,
     "client ": r.client_cpu_cores,
     other: r.other_cpu_cores,
+    "loop lag p50": r.loop_lag_p50_ms,
+    p99: r.loop_lag_p99_ms,
     load_1m: r.load_avg_1m,
   };
 }
@@ -160,6 +166,7 @@ function repeatRows(measured: readonly BuildResults[]): ResultRow[] {
       per_s: repeat.runs_per_second,
       p50_ms: repeat.create_to_join.p50_ms!,
       "join gap p50": repeat.join_after_run_end.p50_ms!,
+      "loop lag p50": repeat.resources.loop_lag_p50_ms,
       "cpu_ms/op srv": repeat.resources.server_cpu_ms_per_op,
       pg: repeat.resources.postgres_cpu_ms_per_op,
       other: repeat.resources.other_cpu_cores,
@@ -241,14 +248,14 @@ function printBuildTables(measured: readonly BuildResults[]): ResultRow[] {
     .map((m) => `${m.build}: pid ${m.server_pid}, after start ${m.server_rss_after_start_mb} MB, after warm-up ${m.server_rss_after_warmup_mb} MB, peak ${m.server_rss_peak_mb} MB`)
     .join("; ");
   printTable(`Run engine (graph '${GRAPH}'; latencies in ms)`, latency, ["build", "n", "conc", "per_s", "p50_ms", "p95_ms", "p99_ms"]);
-  const resourceColumns = ["build", "busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "load_1m"];
+  const resourceColumns = ["build", "busy_before_pct", "rss_max_mb", "rss_end_mb", "cpu_ms/op srv", "pg", "client", "cores srv", "pg ", "client ", "other", "loop lag p50", "p99", "load_1m"];
   printTable(
-    `Resources per phase: server RSS (${rss}); CPU ms per run and cores used by the server, its PostgreSQL backends, this client and other processes`,
+    `Resources per phase: server RSS (${rss}); CPU ms per run and cores used by the server, its PostgreSQL backends, this client and other processes; the server's event-loop delay (ms)`,
     resources,
     resourceColumns,
   );
   if (measured.length < 2) return [];
-  printTable(`c=${RUN_CONCURRENCY} repeats in the order they ran, both builds`, repeatRows(measured), ["build", "per_s", "p50_ms", "join gap p50", "cpu_ms/op srv", "pg", "other", "load_1m"]);
+  printTable(`c=${RUN_CONCURRENCY} repeats in the order they ran, both builds`, repeatRows(measured), ["build", "per_s", "p50_ms", "join gap p50", "loop lag p50", "cpu_ms/op srv", "pg", "other", "load_1m"]);
   const ratios = [
     ...ratioRows(latency, ["per_s", "p50_ms", "p95_ms", "p99_ms"]),
     ...ratioRows(resources, ["cpu_ms/op srv", "pg", "rss_max_mb"]),
