@@ -9,6 +9,7 @@ import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { migrateOnly } from "../../src/db/migrate.js";
 import { createLogger } from "../../src/logger.js";
 import { useDatabaseClient } from "../helpers/database-client.js";
+import { endPool } from "../helpers/test-pool.js";
 
 const fixture = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/checkpoint-postgres-tables.sql");
 
@@ -17,7 +18,7 @@ let pool: pg.Pool;
 
 // Registered after useDatabaseClient's: vitest runs afterAll hooks in reverse, so the pool ends first.
 afterAll(async () => {
-  await pool?.end();
+  if (pool) await endPool(pool);
 });
 
 // The graphs that wrote the fixture's two threads (node names are part of their checkpoints).

@@ -3,6 +3,7 @@ import pg from "pg";
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { hangarSaverInitializer } from "../helpers/checkpointer-validation.js";
 import { createTestDatabase } from "../helpers/test-database.js";
+import { endPool } from "../helpers/test-pool.js";
 
 // LangGraph's official saver conformance suite (put, putWrites, getTuple, list, deleteThread)
 // against Hangar's checkpointer on PostgreSQL. Its specs use vitest's globals (vitest.config.ts).
@@ -14,7 +15,7 @@ validate(
       checkpointer: new RunStampingCheckpointer(pool),
       clear: () => pool.query("TRUNCATE checkpoints, checkpoint_blobs, checkpoint_writes").then(() => undefined),
       async close() {
-        await pool.end();
+        await endPool(pool);
         await database.retire();
       },
     };

@@ -5,6 +5,7 @@ import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { GroupCommit } from "../../src/db/group-commit.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
 import { CONDITION_TIMEOUT_MS } from "../helpers/condition-timeout.js";
+import { endPool } from "../helpers/test-pool.js";
 
 /** A GroupCommit over a recording writer; `failWhen` makes a write throw when an item matches. */
 function recordingCommit(failWhen: (item: string) => boolean = () => false) {
@@ -102,7 +103,7 @@ describe("RunStampingCheckpointer on the group commit", () => {
     };
   });
   afterAll(async () => {
-    await pool.end();
+    await endPool(pool);
     await database.retire();
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SharedPool, withPoolShare } from "../../src/db/pool-share.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { endPool } from "../helpers/test-pool.js";
 
 // The share's own rules, on a real pool: at most `max` clients at once inside a share, a waiter is
 // served when a client comes back, and a wait ends with the signal's reason.
@@ -12,7 +13,7 @@ beforeAll(async () => {
   pool = new SharedPool({ connectionString: database.url, max: 4 });
 });
 afterAll(async () => {
-  await pool?.end();
+  if (pool) await endPool(pool);
   await database?.retire();
 });
 

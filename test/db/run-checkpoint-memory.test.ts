@@ -3,6 +3,7 @@ import pg from "pg";
 import { RunStampingCheckpointer } from "../../src/db/checkpointer.js";
 import { checkpointerGraphs as graphs, runConfig } from "../helpers/checkpointer-graphs.js";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-database.js";
+import { endPool } from "../helpers/test-pool.js";
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await pool.end();
+  await endPool(pool);
   await database.retire();
 });
 
