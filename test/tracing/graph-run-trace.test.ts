@@ -41,4 +41,24 @@ describe("Hangar's own graph runs in the trace store", () => {
     expect(llm.rendered.output_messages[0].role).toBe("assistant");
     expect(runs.some((run: { name: string }) => run.name === "agent")).toBe(true);
   });
+
+  it("has every root run complete (its end, outputs or error) as soon as its run is reported finished, with runs in parallel", async () => {
+    // Twelve runs at once: their callbacks share LangChain's one background queue when handlers
+    // are queued, which is when a root's final patch could come after its run had ended.
+    const graphs = Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? "failing" : "echo"));
+    await Promise.all(
+      graphs.map(async (graphId) => {
+        const thread = await server.client.threads.create();
+        const run = await server.client.runs.create(thread.thread_id, graphId, { input: { messages: [{ role: "user", content: "hi" }] } });
+        await server.client.runs.join(thread.thread_id, run.run_id);
+        const { status } = await server.client.runs.get(thread.thread_id, run.run_id);
+        expect(status).toBe(graphId === "echo" ? "success" : "error");
+        // No wait and no retry: the trace is stored before the run's end is.
+        const root = await (await server.request(`/tracing/runs/${run.run_id}`)).json();
+        expect(root.end_time, graphId).not.toBeNull();
+        if (graphId === "echo") expect(root.outputs.messages.length).toBeGreaterThan(0);
+        else expect(root.error).toEqual(expect.any(String));
+      }),
+    );
+  });
 });

@@ -67,7 +67,7 @@ async function executeAndSettle(ctx: ServiceContext, claimed: ClaimedRun): Promi
     // The run's events and trace are stored while its last checkpoints commit, not after: one
     // group-commit round less between the graph's end and join's answer.
     let storing: RunOutput | undefined;
-    const storeOutput = () => (storing ??= { eventsStored: ctx.streaming.store.flush(), traced: tracing?.completeRun(run.runId) });
+    const storeOutput = () => (storing ??= { eventsStored: ctx.streaming.store.flush(), traced: tracing?.completeRun() });
     const heldEvents: RunStreamEvent[] = [];
     const result = await executeRun(ctx, {
       run,

@@ -13,9 +13,6 @@ import { TraceStoreTracer, type TraceRunSink } from "../../tracing/trace-store-t
 // of one per node or model call. 50 ms keeps traces near-live in the console.
 const FLUSH_DELAY_MS = 50;
 const FLUSH_BATCH_SIZE = 1_000;
-// LangChain runs callback handlers in the background, so the root run's final patch can arrive
-// just after the graph's stream has ended; a run waits at most this long for it.
-const ROOT_PATCH_WAIT_MS = 1_000;
 
 /**
  * Records Hangar's own graph runs in the trace store. Each run gets a callback tracer that shapes
@@ -26,19 +23,11 @@ const ROOT_PATCH_WAIT_MS = 1_000;
 export class TraceRecorder {
   /** Posts (new trace runs) and patches (their ends), in the order the tracers sent them. */
   private readonly pending: GroupCommit<{ operation: TraceRunOperation; isPost: boolean }>;
-  /** Hangar runs being traced (their root trace run has the same id), until completeRun. */
-  private readonly roots = new Map<string, { patched: boolean; onPatched?: () => void }>();
   private hasWarnedAboutConversion = false;
 
   private readonly sink: TraceRunSink = {
     createRun: (run: LangSmithRunWire) => this.add(run, run.id, true),
-    updateRun: (runId: string, run: LangSmithRunWire) => {
-      this.add(run, runId, false);
-      const root = this.roots.get(runId);
-      if (!root) return;
-      root.patched = true;
-      root.onPatched?.();
-    },
+    updateRun: (runId: string, run: LangSmithRunWire) => this.add(run, runId, false),
   };
 
   constructor(private readonly ctx: ServiceContext) {
@@ -53,7 +42,6 @@ export class TraceRecorder {
 
   /** The LangChain callback handler that traces one Hangar run. */
   tracerFor(run: Run): TraceStoreTracer {
-    this.roots.set(run.runId, { patched: false });
     return new TraceStoreTracer(this.sink, {
       run_id: run.runId,
       thread_id: run.threadId,
@@ -63,22 +51,12 @@ export class TraceRecorder {
   }
 
   /**
-   * Called when a Hangar run has ended: waits (briefly) for its root trace run's final patch, then
-   * stores what was recorded, so the run's trace is complete once the run is reported finished.
+   * Called when a Hangar run's graph has ended: stores what was recorded, so the run's trace is
+   * complete once the run is reported finished. Its root run's final patch is in by then: the
+   * tracer's callbacks run in line (trace-store-tracer.ts), before the graph's stream ends.
    */
-  async completeRun(runId: string): Promise<void> {
-    const root = this.roots.get(runId);
-    if (root && !root.patched) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ROOT_PATCH_WAIT_MS);
-        root.onPatched = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    this.roots.delete(runId);
-    await this.flush();
+  completeRun(): Promise<void> {
+    return this.flush();
   }
 
   /** Writes everything recorded so far; resolves once it is stored. */
