@@ -10,6 +10,11 @@ import { graph } from "../test/fixtures/graphs/echo.js";
 
 class NoopTracer extends BaseTracer {
   name = "bench_noop_tracer";
+  constructor() {
+    // Attached as Hangar attaches its tracer: callbacks in line, not through LangChain's
+    // background queue (src/tracing/trace-store-tracer.ts), so the floor is the same graph work.
+    super({ _awaitHandler: true });
+  }
   protected async persistRun(): Promise<void> {}
 }
 
