@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { envInt, printTable, repoState, round, writeResults, type ResultRow } from "./bench-kit.js";
-import { median } from "./run-targets.js";
+import { median, type SuiteFigures } from "./run-targets.js";
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), "graph-overhead-probe.ts");
 const REPEATS = envInt("BENCH_GRAPH_REPEATS", 3);
@@ -24,13 +24,14 @@ function probe(): ProbeResult {
   return JSON.parse(output.trim().split("\n").at(-1)!) as ProbeResult;
 }
 
-export async function graphOverheadSuite(stamp: string): Promise<void> {
+export async function graphOverheadSuite(stamp: string): Promise<SuiteFigures> {
   const results: ProbeResult[] = [];
   for (let i = 0; i < REPEATS; i++) results.push(probe());
+  const cpuMsPerRun = median(results.map((result) => result.cpu_ms_per_run));
   const rows: ResultRow[] = [
     {
       scenario: "LangGraph in-process",
-      "cpu_ms/run": round(median(results.map((result) => result.cpu_ms_per_run)), 3),
+      "cpu_ms/run": round(cpuMsPerRun, 3),
       "wall_ms/run": round(median(results.map((result) => result.wall_ms_per_run)), 3),
       each_cpu: results.map((result) => round(result.cpu_ms_per_run, 3)).join(" / "),
     },
@@ -42,4 +43,5 @@ export async function graphOverheadSuite(stamp: string): Promise<void> {
   );
   const file = writeResults("graph", stamp, { suite: "graph", repo: repoState(), results, rows });
   console.log(`\ngraph overhead results: ${file}`);
+  return { langgraphCpuMsPerRun: cpuMsPerRun };
 }

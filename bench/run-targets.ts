@@ -12,6 +12,16 @@ import { printTable, round, type ResultRow } from "./bench-kit.js";
 export const TARGET_RUNS_PER_SECOND = 250;
 export const TARGET_P50_CREATE_TO_JOIN_MS = 30;
 export const TARGET_JOIN_AFTER_RUN_END_MS = 5;
+/** Issue 31, target 1: the server's CPU per run at c=16 over LangGraph's own, in-process. */
+export const TARGET_CPU_PER_RUN_RATIO = 1.6;
+
+/** Figures a suite hands back for targets that need two suites (bench/run.ts). */
+export interface SuiteFigures {
+  /** `graph`: LangGraph's CPU per run in-process, median of the probe's repeats. */
+  langgraphCpuMsPerRun?: number;
+  /** `runs`: this build's server CPU per run at c=16, median of the repeats (not in split mode). */
+  serverCpuMsPerRunC16?: number;
+}
 
 interface PhaseSummary {
   concurrency: number;
@@ -67,4 +77,21 @@ export function printRunTargets(repeatRates: number[], phases: PhaseSummary[]): 
     );
   }
   return rows;
+}
+
+/**
+ * Target 1 of issue 31, when one bench run had both the `graph` and the `runs` suite: their two
+ * medians, measured minutes apart on the same machine, and their ratio.
+ */
+export function printCpuPerRunTarget(figures: SuiteFigures): ResultRow | undefined {
+  const { langgraphCpuMsPerRun: langgraph, serverCpuMsPerRunC16: server } = figures;
+  if (langgraph === undefined || server === undefined) return undefined;
+  const ratio = round(server / langgraph, 2);
+  const row: ResultRow = {
+    scenario: `server CPU per run at c=16 ÷ LangGraph in-process ≤ ${TARGET_CPU_PER_RUN_RATIO} (${round(server, 3)} ÷ ${round(langgraph, 3)} ms)`,
+    measured: ratio,
+    verdict: verdict(ratio <= TARGET_CPU_PER_RUN_RATIO),
+  };
+  printTable("Targets across suites (issue 31)", [row], ["measured", "verdict"]);
+  return row;
 }

@@ -17,7 +17,8 @@
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
  * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, the floor under the
- *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS.
+ *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS. Run with `runs` (npm run bench --
+ *   graph runs), the ratio of the two is printed and judged (issue 31's target 1, run-targets.ts).
  * - store (bench/store.ts): Store put/get/filtered search ops/s at concurrency 16 on PostgreSQL,
  *   semantic search p50/p99 over 100,000 items (exact scan on PostgreSQL without pgvector, HNSW
  *   on the embedded database); BENCH_STORE_ITEMS, BENCH_EXACT_QUERIES, BENCH_HNSW_QUERIES.
@@ -63,12 +64,15 @@ import { crudSuite } from "./crud.js";
 import { graphOverheadSuite } from "./graph-overhead.js";
 import { graphqlSuite } from "./graphql.js";
 import { protocolSuite } from "./protocol.js";
+import { printCpuPerRunTarget, type SuiteFigures } from "./run-targets.js";
 import { runEngineSuite } from "./runs.js";
 import { startupSuite } from "./startup.js";
 import { storeSuite } from "./store.js";
 import { streamsSuite } from "./streams.js";
 
-const SUITES: Record<string, (stamp: string) => Promise<void>> = {
+type Suite = (stamp: string) => Promise<SuiteFigures | void>;
+
+const SUITES: Record<string, Suite> = {
   runs: runEngineSuite,
   crud: crudSuite,
   graphql: graphqlSuite,
@@ -82,7 +86,7 @@ const SUITES: Record<string, (stamp: string) => Promise<void>> = {
 };
 
 // Opt-in only (npm run bench -- compare): it installs the official server outside the repository.
-const ON_REQUEST: Record<string, (stamp: string) => Promise<void>> = { compare: compareSuite };
+const ON_REQUEST: Record<string, Suite> = { compare: compareSuite };
 
 async function main() {
   const requested = [...process.argv.slice(2), ...(process.env.BENCH ?? "").split(",")]
@@ -93,7 +97,9 @@ async function main() {
   if (unknown.length > 0) throw new Error(`unknown suite(s) ${unknown.join(", ")}; known: ${Object.keys(known).join(", ")}`);
   const selected = requested.length > 0 ? [...new Set(requested)] : Object.keys(SUITES);
   const stamp = timestamp();
-  for (const name of selected) await known[name]!(stamp);
+  const figures: SuiteFigures = {};
+  for (const name of selected) Object.assign(figures, await known[name]!(stamp));
+  printCpuPerRunTarget(figures);
 }
 
 main().catch((error) => {

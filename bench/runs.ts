@@ -53,7 +53,7 @@ import {
   type ServerProcess,
 } from "./bench-kit.js";
 import { CONFIG, GRAPH, backgroundRuns, sqlAccounting, streamedRuns } from "./run-phases.js";
-import { printRunTargets } from "./run-targets.js";
+import { median, printRunTargets, type SuiteFigures } from "./run-targets.js";
 
 const RUNS = envInt("BENCH_RUNS", 2000);
 const RUN_CONCURRENCY = envInt("BENCH_RUN_CONCURRENCY", 16);
@@ -296,7 +296,7 @@ function warnAboutPhases(measured: readonly BuildResults[]): void {
   }
 }
 
-export async function runEngineSuite(stamp: string): Promise<void> {
+export async function runEngineSuite(stamp: string): Promise<SuiteFigures> {
   const builds = buildsUnderTest();
   const profileDir = CPU_PROFILE ? path.join(RESULTS_DIR, `runs-${stamp}-cpuprof`) : undefined;
   const results: Record<string, unknown> = {
@@ -325,6 +325,7 @@ export async function runEngineSuite(stamp: string): Promise<void> {
     },
   };
   const targets: Target[] = [];
+  const figures: SuiteFigures = {};
   let sqlDatabase: string | undefined;
   try {
     for (const build of builds) targets.push(await startTarget(build, stamp, build.build === "this" ? profileDir : undefined));
@@ -336,6 +337,8 @@ export async function runEngineSuite(stamp: string): Promise<void> {
       [medianRepeat(thisBuild.repeats), thisBuild.paced!, thisBuild.sequential!].filter((phase) => phase.completed > 0),
     );
     results.baseline_ratios = printBuildTables(measured);
+    // In split mode the server's CPU leaves out the worker process, which runs the graphs.
+    if (!WORKER_PROCESS) figures.serverCpuMsPerRunC16 = median(thisBuild.repeats.map((repeat) => repeat.resources.server_cpu_ms_per_op));
     warnAboutPhases(measured);
 
     sqlDatabase = targets.find((target) => target.build === "this")!.database.url;
@@ -362,4 +365,5 @@ export async function runEngineSuite(stamp: string): Promise<void> {
   }
   results.finished_at = new Date().toISOString();
   console.log(`\nrun-engine results: ${writeResults("runs", stamp, results)}`);
+  return figures;
 }
