@@ -43,8 +43,8 @@ describe("Hangar's own graph runs in the trace store", () => {
   });
 
   it("has every root run complete (its end, outputs or error) as soon as its run is reported finished, with runs in parallel", async () => {
-    // Twelve runs at once: their callbacks share LangChain's one background queue when handlers
-    // are queued, which is when a root's final patch could come after its run had ended.
+    // Twelve runs at once, so the recorder's batches mix several runs' trace runs: each run's
+    // root must be stored with its end by the time that run is reported finished (completeRun).
     const graphs = Array.from({ length: 12 }, (_, i) => (i % 3 === 2 ? "failing" : "echo"));
     await Promise.all(
       graphs.map(async (graphId) => {
