@@ -10,11 +10,9 @@ import { graph } from "../test/fixtures/graphs/echo.js";
 
 class NoopTracer extends BaseTracer {
   name = "bench_noop_tracer";
-  constructor() {
-    // Attached as Hangar attaches its tracer: callbacks in line, not through LangChain's
-    // background queue (src/tracing/trace-store-tracer.ts), so the floor is the same graph work.
-    super({ _awaitHandler: true });
-  }
+  // Attached as Hangar attaches its tracer: callbacks in line, not through LangChain's background
+  // queue (src/tracing/trace-store-tracer.ts), so the floor is the same graph work.
+  override awaitHandlers = true;
   protected async persistRun(): Promise<void> {}
 }
 
