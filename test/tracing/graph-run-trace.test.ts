@@ -61,4 +61,27 @@ describe("Hangar's own graph runs in the trace store", () => {
       }),
     );
   });
+
+  it("shows a node still running as pending, and stores its end once it ends", async () => {
+    // A node that outlasts the recorder's 50 ms round: its start is written on its own (live in
+    // the console), and its end must still reach the store as a patch of that stored run.
+    const thread = await server.client.threads.create();
+    const run = await server.client.runs.create(thread.thread_id, "slow", { input: { messages: [] }, context: { step_ms: 400 } });
+    const nodeRun = async (name: string) => {
+      const response = await server.request("/tracing/runs/query", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ trace: run.run_id, limit: 100 }),
+      });
+      const { runs } = (await response.json()) as { runs: Array<{ name: string; status: string; end_time: string | null; outputs: unknown }> };
+      return runs.find((traced) => traced.name === name);
+    };
+    await expect.poll(async () => (await nodeRun("first"))?.status, { timeout: 5_000, interval: 20 }).toBe("pending");
+    await server.client.runs.join(thread.thread_id, run.run_id);
+    for (const name of ["first", "second", "third"]) {
+      const ended = await nodeRun(name);
+      expect(ended, name).toMatchObject({ status: "success", outputs: { messages: [{ content: `${name} done` }] } });
+      expect(ended?.end_time, name).not.toBeNull();
+    }
+  });
 });

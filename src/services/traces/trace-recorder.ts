@@ -22,7 +22,14 @@ const FLUSH_BATCH_SIZE = 1_000;
  */
 export class TraceRecorder {
   /** Posts (new trace runs) and patches (their ends), in the order the tracers sent them. */
-  private readonly pending: GroupCommit<{ operation: TraceRunOperation; isPost: boolean }>;
+  private readonly pending: GroupCommit<PendingOperation>;
+  /**
+   * Posts no round has taken yet, by run id. A run that ends before its post is written (most
+   * nodes: a round starts at the run's end or after 50 ms) is written as one complete post: the
+   * tracer's end is the whole run (trace-store-tracer.ts), so its post and patch would carry the
+   * same fields twice, and twice the normalizing, merging and JSON for PostgreSQL to parse.
+   */
+  private readonly unwrittenPosts = new Map<string, PendingOperation>();
   private hasWarnedAboutConversion = false;
 
   private readonly sink: TraceRunSink = {
@@ -64,7 +71,9 @@ export class TraceRecorder {
     return this.pending.flush();
   }
 
-  private async store(batch: ReadonlyArray<{ operation: TraceRunOperation; isPost: boolean }>): Promise<void> {
+  private async store(batch: ReadonlyArray<PendingOperation>): Promise<void> {
+    // Taken by this round (synchronously, as it starts): an end arriving from now on is a patch.
+    for (const entry of batch) if (entry.isPost) this.unwrittenPosts.delete(entry.operation.id);
     const posts = batch.filter((entry) => entry.isPost).map((entry) => entry.operation);
     const patches = batch.filter((entry) => !entry.isPost).map((entry) => entry.operation);
     // A patch whose post is in an earlier batch (a node running past one round) updates a stored
@@ -94,8 +103,22 @@ export class TraceRecorder {
   }
 
   private add(run: LangSmithRunWire, id: string | undefined, isPost: boolean): void {
-    if (id) this.pending.add({ operation: runOperationFromWire(run, id), isPost });
+    if (!id) return;
+    const operation = runOperationFromWire(run, id);
+    const unwrittenPost = isPost ? undefined : this.unwrittenPosts.get(id);
+    if (unwrittenPost) {
+      unwrittenPost.operation = operation;
+      return;
+    }
+    const entry = { operation, isPost };
+    if (isPost) this.unwrittenPosts.set(id, entry);
+    this.pending.add(entry);
   }
+}
+
+interface PendingOperation {
+  operation: TraceRunOperation;
+  isPost: boolean;
 }
 
 /** The operation with its payloads as LangSmith's client would store them (see trace-json.ts). */
