@@ -194,6 +194,14 @@ export function GraphView({
         position: { x: box.x, y: box.y },
         width: box.width,
         height: box.height,
+        // Declared, not measured: React Flow draws an edge only once both ends have handle bounds,
+        // and new node objects (a redraw of the layout) drop the measured ones until a resize
+        // observation comes back, which under load sometimes never did (CI: approval's nodes
+        // drawn, no edge after 10 s). The routed edges ignore where the handles are anyway.
+        handles: [
+          { type: "target", position: Position.Top, x: box.width / 2, y: 0 },
+          { type: "source", position: Position.Bottom, x: box.width / 2, y: box.height },
+        ],
         draggable: false,
         selectable: false,
         data: { box },
