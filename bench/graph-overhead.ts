@@ -13,13 +13,14 @@ import { median, type SuiteFigures } from "./run-targets.js";
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), "graph-overhead-probe.ts");
 const REPEATS = envInt("BENCH_GRAPH_REPEATS", 3);
 
-interface ProbeResult {
+export interface ProbeResult {
   runs: number;
   cpu_ms_per_run: number;
   wall_ms_per_run: number;
 }
 
-function probe(): ProbeResult {
+/** One repeat of the probe in a fresh child process (it blocks: nothing else runs meanwhile). */
+export function probe(): ProbeResult {
   const output = execFileSync(process.execPath, ["--import", "tsx", PROBE], { env: process.env, encoding: "utf8" });
   return JSON.parse(output.trim().split("\n").at(-1)!) as ProbeResult;
 }

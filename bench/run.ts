@@ -8,8 +8,8 @@
  * - runs (bench/runs.ts): background runs/s and create→join latency, join-after-run-end gap,
  *   stream first/last event, server RSS and CPU, SQL round trips per run;
  *   BENCH_RUNS, BENCH_RUN_CONCURRENCY, BENCH_SEQUENTIAL_RUNS, BENCH_STREAMS, BENCH_SQL_RUNS,
- *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1; an open-loop phase measures create→join at BENCH_PACED_RATE
- *   runs/s (200; BENCH_PACED_RUNS, 2000).
+ *   BENCH_WARMUP_RUNS, BENCH_CPU_PROF=1, BENCH_PAIRED_PROBE=0; an open-loop phase measures
+ *   create→join at BENCH_PACED_RATE runs/s (200; BENCH_PACED_RUNS, 2000).
  * - crud (bench/crud.ts): assistants and threads REST operations; BENCH_CONCURRENCY, BENCH_OPERATIONS.
  * - graphql (bench/graphql.ts): the console's thread list over GraphQL on an API-only server:
  *   server CPU per request; BENCH_CONCURRENCY, BENCH_OPERATIONS.
@@ -17,8 +17,10 @@
  *   scheduler's tick time, exactly-once check; BENCH_CRONS, BENCH_CRON_SCENARIOS.
  *
  * - graph (bench/graph-overhead.ts): LangGraph's own CPU per run in-process, the floor under the
- *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS. Run with `runs` (npm run bench --
- *   graph runs), the ratio of the two is printed and judged (issue 31's target 1, run-targets.ts).
+ *   server's CPU per run; BENCH_GRAPH_REPEATS, BENCH_GRAPH_RUNS. The `runs` suite also runs this
+ *   probe once before each of its c=16 repeats (BENCH_PAIRED_PROBE=0: not) and judges issue 31's
+ *   target 1 on those pairs (run-targets.ts); with `graph` too, the ratio of the two suites'
+ *   medians is shown beside it.
  * - store (bench/store.ts): Store put/get/filtered search ops/s at concurrency 16 on PostgreSQL,
  *   semantic search p50/p99 over 100,000 items (exact scan on PostgreSQL without pgvector, HNSW
  *   on the embedded database); BENCH_STORE_ITEMS, BENCH_EXACT_QUERIES, BENCH_HNSW_QUERIES.

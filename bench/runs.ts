@@ -19,7 +19,10 @@
  *   own log, bind + execute p50, but 5.2 ms from send to its answer being handled);
  * - SQL round trips and statements per run, through a counting wire-protocol proxy (a second
  *   server on the same database, so the proxy does not slow the timed phases);
- * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time.
+ * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time;
+ * - issue 31's target 1: before each c=16 repeat of this build, one run of LangGraph's in-process
+ *   probe (bench/graph-overhead.ts), and the ratio judged on those pairs (BENCH_PAIRED_PROBE=0:
+ *   no probe).
  *
  * BENCH_BASELINE=<another checkout> (built and installed, e.g. a worktree of main): its server
  * runs beside this one, each on its own database, every phase runs on both in turns (each c=16
@@ -52,6 +55,7 @@ import {
   type RssSampler,
   type ServerProcess,
 } from "./bench-kit.js";
+import { probe } from "./graph-overhead.js";
 import { CONFIG, GRAPH, backgroundRuns, sqlAccounting, streamedRuns } from "./run-phases.js";
 import { median, printRunTargets, type SuiteFigures } from "./run-targets.js";
 
@@ -71,6 +75,11 @@ const CPU_PROFILE = process.env.BENCH_CPU_PROF === "1";
 // Split deployment: the client's server runs `serve --no-worker`, and a second process executes
 // the runs (its CPU shows as "other"). One process per core instead of one for both.
 const WORKER_PROCESS = process.env.BENCH_WORKER_PROCESS === "1";
+// Issue 31's target 1 pairs each c=16 repeat of this build with a run of LangGraph's in-process
+// probe (bench/graph-overhead.ts) just before it: on this VM, whose speed drifts ±15% within
+// minutes, a ratio of two figures taken minutes apart moved more than the changes it judged.
+// Not in split mode, where the server's CPU leaves out the worker process that runs the graphs.
+const PAIRED_PROBE = process.env.BENCH_PAIRED_PROBE !== "0" && !WORKER_PROCESS;
 
 function latencyRow(build: Build, scenario: string, n: number, concurrency: number, perSecond: number | null, p: Record<string, number>): ResultRow {
   return { scenario, build, n, conc: concurrency, per_s: perSecond, p50_ms: p.p50_ms!, p95_ms: p.p95_ms!, p99_ms: p.p99_ms! };
@@ -110,6 +119,8 @@ interface BuildResults {
   server_rss_end_mb?: number | null;
   server_rss_peak_mb?: number | null;
   repeats: BackgroundPhase[];
+  /** This build only: the probe's CPU per run measured just before each c=16 repeat (PAIRED_PROBE). */
+  probe_cpu_ms_per_run_before_repeat: number[];
   paced?: BackgroundPhase;
   sequential?: BackgroundPhase;
   stream_sequential?: StreamPhase;
@@ -211,7 +222,7 @@ async function stopTarget(target: Target): Promise<void> {
 async function measureBuilds(targets: readonly Target[]): Promise<BuildResults[]> {
   const measured = new Map<Build, BuildResults>();
   for (const { build, server } of targets) {
-    measured.set(build, { build, server_pid: server.pid, server_rss_after_start_mb: server.rssMb(), server_rss_after_warmup_mb: null, repeats: [] });
+    measured.set(build, { build, server_pid: server.pid, server_rss_after_start_mb: server.rssMb(), server_rss_after_warmup_mb: null, repeats: [], probe_cpu_ms_per_run_before_repeat: [] });
   }
   let turn = 0;
   const eachBuild = async (phase: (target: Target, results: BuildResults) => Promise<void>) => {
@@ -224,6 +235,7 @@ async function measureBuilds(targets: readonly Target[]): Promise<BuildResults[]
   });
   for (let i = 0; i < RUN_REPEATS; i++) {
     await eachBuild(async (target, results) => {
+      if (PAIRED_PROBE && target.build === "this") results.probe_cpu_ms_per_run_before_repeat.push(probe().cpu_ms_per_run);
       results.repeats.push(await backgroundRuns(timed(target), RUNS, RUN_CONCURRENCY));
     });
   }
@@ -339,6 +351,12 @@ export async function runEngineSuite(stamp: string): Promise<SuiteFigures> {
     results.baseline_ratios = printBuildTables(measured);
     // In split mode the server's CPU leaves out the worker process, which runs the graphs.
     if (!WORKER_PROCESS) figures.serverCpuMsPerRunC16 = median(thisBuild.repeats.map((repeat) => repeat.resources.server_cpu_ms_per_op));
+    if (PAIRED_PROBE) {
+      figures.pairedCpuPerRun = thisBuild.repeats.map((repeat, index) => ({
+        server: repeat.resources.server_cpu_ms_per_op,
+        langgraph: thisBuild.probe_cpu_ms_per_run_before_repeat[index]!,
+      }));
+    }
     warnAboutPhases(measured);
 
     sqlDatabase = targets.find((target) => target.build === "this")!.database.url;
