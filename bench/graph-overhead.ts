@@ -4,7 +4,8 @@
  * process), BENCH_GRAPH_REPEATS (3) times, judged on the median: the floor under every Hangar run,
  * to set beside the server's CPU per run from the `runs` suite.
  */
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { envInt, printTable, repoState, round, writeResults, type ResultRow } from "./bench-kit.js";
@@ -19,15 +20,19 @@ export interface ProbeResult {
   wall_ms_per_run: number;
 }
 
-/** One repeat of the probe in a fresh child process (it blocks: nothing else runs meanwhile). */
-export function probe(): ProbeResult {
-  const output = execFileSync(process.execPath, ["--import", "tsx", PROBE], { env: process.env, encoding: "utf8" });
-  return JSON.parse(output.trim().split("\n").at(-1)!) as ProbeResult;
+/**
+ * One repeat of the probe in a fresh child process. Awaited, not run synchronously: the runs
+ * suite probes between phases, and a blocked event loop misses its HTTP client's idle sockets
+ * being closed by the server, whose next request on one then fails.
+ */
+export async function probe(): Promise<ProbeResult> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", PROBE], { env: process.env, encoding: "utf8" });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as ProbeResult;
 }
 
 export async function graphOverheadSuite(stamp: string): Promise<SuiteFigures> {
   const results: ProbeResult[] = [];
-  for (let i = 0; i < REPEATS; i++) results.push(probe());
+  for (let i = 0; i < REPEATS; i++) results.push(await probe());
   const cpuMsPerRun = median(results.map((result) => result.cpu_ms_per_run));
   const rows: ResultRow[] = [
     {

@@ -235,7 +235,7 @@ async function measureBuilds(targets: readonly Target[]): Promise<BuildResults[]
   });
   for (let i = 0; i < RUN_REPEATS; i++) {
     await eachBuild(async (target, results) => {
-      if (PAIRED_PROBE && target.build === "this") results.probe_cpu_ms_per_run_before_repeat.push(probe().cpu_ms_per_run);
+      if (PAIRED_PROBE && target.build === "this") results.probe_cpu_ms_per_run_before_repeat.push((await probe()).cpu_ms_per_run);
       results.repeats.push(await backgroundRuns(timed(target), RUNS, RUN_CONCURRENCY));
     });
   }
