@@ -247,8 +247,12 @@ export class RunStampingCheckpointer extends BaseCheckpointSaver<number> {
     const spoiled = items.find((item) => item.runId !== undefined && this.failedWrites.has(item.runId));
     // Several: the group commit retries each alone, and only the spoiled ones fail.
     if (spoiled) throw items.length === 1 ? this.failedWrites.get(spoiled.runId!) : new Error("a write of this round belongs to a run whose earlier write failed");
+    // Writes of runs acknowledged when queued are made durable by their run's settle, which
+    // commits after them with the WAL flushed (commit-flush.ts); any other write (a state edit,
+    // a `sync` run's step) is promised on its own commit.
+    const awaitFlush = items.some((item) => item.runId === undefined || !this.acknowledgedWhenQueued.has(item.runId));
     try {
-      await writeCheckpointBatch(this.pool, items);
+      await writeCheckpointBatch(this.pool, items, { awaitFlush });
     } catch (error) {
       // Recorded here, synchronously, before the group commit tries the next item alone.
       const [only] = items;

@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import type { TraceRunDerived, TraceRunRecord } from "../../domain/trace-run.js";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
+import { commitFlushCondition } from "./commit-flush.js";
 
 /** A run to write: its merged record and what was derived from it. */
 export interface TraceRunWrite {
@@ -85,6 +86,7 @@ const UPSERT_TRACE_RUNS = preparedStatement(
   INSERT INTO trace_runs (${NAMES.join(", ")}, received_at, updated_at)
   SELECT ${COLUMNS.map(([, type], index) => readColumn(type, index)).join(", ")}, $2::timestamptz, $2::timestamptz
   FROM jsonb_array_elements($1::jsonb) AS r
+  WHERE ${commitFlushCondition("$4")}
   ON CONFLICT (id) DO UPDATE SET ${UPDATES.join(", ")}, updated_at = EXCLUDED.updated_at
   WHERE trace_runs.id = ANY($3::uuid[])
   RETURNING id`,
@@ -101,14 +103,18 @@ export function serializeTraceRunWrites(runs: readonly TraceRunWrite[]): string 
  * so what we write was merged from it). A run that another transaction created after our read is
  * left alone and missing from the returned ids: the caller must merge it again. Rows must be in
  * id order, the order row locks are taken everywhere, so concurrent batches cannot deadlock.
+ *
+ * `awaitFlush` false: the commit (of the statement, or of the caller's transaction) does not wait
+ * for the WAL flush (commit-flush.ts): for the trace of a Hangar run, made durable by its settle.
  */
 export async function upsertTraceRuns(
   manager: EntityManager,
   payload: string,
   lockedIds: readonly string[],
   now: Date,
+  { awaitFlush }: { awaitFlush: boolean },
 ): Promise<string[]> {
-  const { rows } = await runStatement<{ id: string }>(manager, UPSERT_TRACE_RUNS, [payload, now, lockedIds]);
+  const { rows } = await runStatement<{ id: string }>(manager, UPSERT_TRACE_RUNS, [payload, now, lockedIds, awaitFlush]);
   return rows.map((row) => row.id);
 }
 

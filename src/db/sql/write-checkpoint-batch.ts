@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { preparedStatement } from "../prepared-statement.js";
 import { runStatement } from "../run-statement.js";
+import { commitFlushCondition } from "./commit-flush.js";
 
 /** One `put`: a checkpoint row and the channel values new in it. */
 export interface CheckpointPut {
@@ -54,6 +55,7 @@ const WRITE_CHECKPOINT_BATCH = preparedStatement(
    SELECT c.thread_id, c.checkpoint_ns, c.checkpoint_id, c.parent_id, c.checkpoint::jsonb, c.metadata::jsonb
    FROM unnest($17::text[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[])
      AS c (thread_id, checkpoint_ns, checkpoint_id, parent_id, checkpoint, metadata)
+   WHERE ${commitFlushCondition("$23")}
    ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id)
    DO UPDATE SET checkpoint = EXCLUDED.checkpoint, metadata = EXCLUDED.metadata`,
 );
@@ -67,8 +69,15 @@ const WRITE_CHECKPOINT_BATCH = preparedStatement(
  * in order as sequential statements would (the last checkpoint wins; a kept write never replaces
  * one written before it). The three tables have no foreign keys, so the order of the inserts
  * inside the statement does not matter.
+ *
+ * `awaitFlush` false: the commit does not wait for the WAL flush (commit-flush.ts), for a batch
+ * whose every write belongs to a run that settles after it (durability `async` / `exit`).
  */
-export async function writeCheckpointBatch(pool: pg.Pool | pg.PoolClient, batch: readonly CheckpointBatchItem[]): Promise<void> {
+export async function writeCheckpointBatch(
+  pool: pg.Pool | pg.PoolClient,
+  batch: readonly CheckpointBatchItem[],
+  { awaitFlush }: { awaitFlush: boolean },
+): Promise<void> {
   const blobRows: Array<[string, string, string, string, string, Buffer | null]> = [];
   const writeRows = new Map<string, [string, string, string, string, number, string, string, Buffer, boolean, string]>();
   const checkpointRows = new Map<string, [string, string, string, string | null, string, string]>();
@@ -98,5 +107,6 @@ export async function writeCheckpointBatch(pool: pg.Pool | pg.PoolClient, batch:
     ...[0, 1, 2, 3, 4, 5].map((index) => column(blobRows, index)),
     ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((index) => column(writes, index)),
     ...[0, 1, 2, 3, 4, 5].map((index) => column(checkpoints, index)),
+    awaitFlush,
   ]);
 }

@@ -17,6 +17,11 @@ export interface IngestOptions {
    * that writes the runs, after them, so a failure there stores none of the runs either.
    */
   andThen?: (manager: EntityManager) => Promise<void>;
+  /**
+   * The batch traces Hangar's own runs, each settled after its trace is stored, with the WAL
+   * flushed: the batch's commit need not wait for the flush (db/sql/commit-flush.ts).
+   */
+  flushedByRunSettle?: boolean;
 }
 
 /** Thrown inside a transaction to roll an incomplete attempt back when a follow-up write must go with it. */
@@ -33,6 +38,7 @@ export async function ingestTraceRuns(
   options: IngestOptions = {},
 ): Promise<{ runIds: string[] }> {
   const { andThen } = options;
+  const commit = { awaitFlush: options.flushedByRunSettle !== true };
   // Validate everything before touching the database: a refused batch stores nothing.
   const operations = [
     ...input.posts.map((post) => normalizeRunOperation(post, "post")),
@@ -67,14 +73,14 @@ export async function ingestTraceRuns(
 
   if (input.allNew && !andThen) {
     // One statement instead of a transaction of four round trips; it leaves existing rows alone.
-    const written = await upsertTraceRuns(ctx.db.dataSource.manager, serializeStorable(mergeAll([])), [], receivedAt);
+    const written = await upsertTraceRuns(ctx.db.dataSource.manager, serializeStorable(mergeAll([])), [], receivedAt, commit);
     if (written.length === ids.length) return { runIds: ids };
   }
   for (let attempt = 1; ; attempt++) {
     const written = await withTransaction(ctx.db, async (manager) => {
       const existing = await lockTraceRuns(manager, ids);
       const existingIds = existing.map((record) => record.id);
-      const upserted = await upsertTraceRuns(manager, serializeStorable(mergeAll(existing)), existingIds, receivedAt);
+      const upserted = await upsertTraceRuns(manager, serializeStorable(mergeAll(existing)), existingIds, receivedAt, commit);
       if (andThen && upserted.length !== ids.length) throw new IncompleteAttempt();
       if (andThen) await andThen(manager);
       return upserted;

@@ -80,8 +80,10 @@ export class TraceRecorder {
     // run; otherwise every run of the batch is new.
     const postedNow = new Set(posts.map((post) => post.id));
     const allNew = patches.every((patch) => postedNow.has(patch.id));
+    // Each run's settle commits after its trace is stored, and its flush makes the trace durable.
+    const options = { flushedByRunSettle: true };
     try {
-      await tracesService.ingest(this.ctx, { posts, patches, allNew });
+      await tracesService.ingest(this.ctx, { posts, patches, allNew }, options);
     } catch (error) {
       // Refused input and an unavailable database are not about the payloads: nothing to convert.
       if (error instanceof AppError) throw error;
@@ -89,7 +91,7 @@ export class TraceRecorder {
       // BigInt, a throwing toJSON). Converting every payload up front would cost each batch a
       // second walk, so only a batch that failed is converted, and then stored whole.
       this.warnOnceAboutConversion(error);
-      await tracesService.ingest(this.ctx, { posts: posts.map(withTraceJsonPayloads), patches: patches.map(withTraceJsonPayloads), allNew });
+      await tracesService.ingest(this.ctx, { posts: posts.map(withTraceJsonPayloads), patches: patches.map(withTraceJsonPayloads), allNew }, options);
     }
   }
 
