@@ -14,9 +14,11 @@
  * synchronous commit flushes the WAL up to its own commit record, which comes after theirs, so
  * the outcome's flush makes them durable too. Until then only a crash of PostgreSQL itself (not of
  * Hangar) can lose them, and the run, not settled, is then resumed from its last durable
- * checkpoint like any run whose worker died. Committed without the flush they are answered ~0.1 to
- * several ms sooner (the flush waits behind every other commit's on a busy disk) and leave the WAL
- * to be flushed once per settle instead of once per statement (docs/run-lifecycle.md).
+ * checkpoint like any run whose worker died. Committed without the flush they are answered
+ * without waiting for a disk write (a single statement's latency fell from ~0.2 to ~0.08 ms on an
+ * idle 2-core machine), and the WAL is flushed about once per settle instead of once per statement:
+ * WAL syncs per run (pg_stat_wal) fell from 5.6 to 3.1 one run at a time and from 1.13 to 0.71 at
+ * 16 concurrent runs (docs/run-lifecycle.md).
  *
  * Never for what is acknowledged to a client on its own: a queued run, a state edit, a Store item,
  * an ingested trace, a recorded outcome.
