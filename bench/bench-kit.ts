@@ -394,6 +394,17 @@ function machineCpu(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
+/**
+ * WAL syncs (flushes of the write-ahead log to disk) the whole PostgreSQL cluster has done, from
+ * pg_stat_wal. Backends report theirs at most once a second, and an idle backend within 10 s
+ * (PostgreSQL 15's PGSTAT_IDLE_INTERVAL), so the reading waits 11 s after the work it counts.
+ */
+export async function clusterWalSyncs(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
+  const { rows } = await withAdmin((admin) => admin.query<{ wal_sync: string }>("SELECT wal_sync FROM pg_stat_wal"));
+  return Number(rows[0]!.wal_sync);
+}
+
 /** Process ids of the PostgreSQL backends connected to `database` (the server's pool and listener). */
 export async function databaseBackendPids(database: string): Promise<number[]> {
   const { rows } = await withAdmin((admin) =>

@@ -7,6 +7,7 @@ import type { Client } from "@langchain/langgraph-sdk";
 import {
   CpuMeter,
   EventLoopLag,
+  clusterWalSyncs,
   RssSampler,
   SqlCountingProxy,
   databaseTarget,
@@ -198,6 +199,14 @@ export async function sqlAccounting(databaseUrl: string, logPath: string, count:
     const idleSeconds = (performance.now() - idleStarted) / 1000;
     const idle = { ...snapshot("idle (per second)", idleSeconds) };
 
+    // WAL syncs per run: each commit that waits for the flush costs one, unless it shares it.
+    let walSyncs = await clusterWalSyncs();
+    const walSyncsPerRun = async () => {
+      const before = walSyncs;
+      walSyncs = await clusterWalSyncs();
+      return round((walSyncs - before) / count, 2);
+    };
+
     proxy.reset();
     for (let i = 0; i < count; i++) {
       const run = await client.runs.create(threads[i]!, GRAPH, { input: input(i) });
@@ -205,6 +214,8 @@ export async function sqlAccounting(databaseUrl: string, logPath: string, count:
     }
     await new Promise((resolve) => setTimeout(resolve, 100)); // let the event flush land
     const createJoin = snapshot("create+join (per run)", count);
+    proxy.pause();
+    const createJoinWalSyncs = await walSyncsPerRun();
 
     proxy.reset();
     for (let i = 0; i < count; i++) {
@@ -215,7 +226,11 @@ export async function sqlAccounting(databaseUrl: string, logPath: string, count:
     await new Promise((resolve) => setTimeout(resolve, 100));
     const stream = snapshot("stream (per run)", count);
     proxy.pause();
-    return { idle, create_join: createJoin, stream };
+    return {
+      idle,
+      create_join: { ...createJoin, wal_syncs_per_op: createJoinWalSyncs },
+      stream: { ...stream, wal_syncs_per_op: await walSyncsPerRun() },
+    };
   } finally {
     await server.stop();
     await proxy.close();

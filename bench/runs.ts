@@ -18,7 +18,8 @@
  *   waits for it (2026-11-29, instrumented: the settle statement took 0.66 ms in PostgreSQL's
  *   own log, bind + execute p50, but 5.2 ms from send to its answer being handled);
  * - SQL round trips and statements per run, through a counting wire-protocol proxy (a second
- *   server on the same database, so the proxy does not slow the timed phases);
+ *   server on the same database, so the proxy does not slow the timed phases), and the WAL syncs
+ *   per run (pg_stat_wal: the commits that waited for a flush of their own);
  * - BENCH_CPU_PROF=1: a V8 CPU profile of the timed server, summarized by self time;
  * - issue 31's target 1: before each c=16 repeat of this build, one run of LangGraph's in-process
  *   probe (bench/graph-overhead.ts), and the ratio judged on those pairs (BENCH_PAIRED_PROBE=0:
@@ -369,7 +370,8 @@ export async function runEngineSuite(stamp: string): Promise<SuiteFigures> {
       results.sql = sql;
       for (const scope of [sql.create_join, sql.stream, sql.idle]) {
         printTable(
-          `SQL, ${scope.scenario}: ${scope.round_trips_per_op} round trips (${scope.round_trips} over ${round(scope.operations, 1)}), sequential, counted by a wire proxy`,
+          `SQL, ${scope.scenario}: ${scope.round_trips_per_op} round trips (${scope.round_trips} over ${round(scope.operations, 1)}), sequential, counted by a wire proxy` +
+            ("wal_syncs_per_op" in scope ? `; ${scope.wal_syncs_per_op} WAL syncs (pg_stat_wal, whole cluster)` : ""),
           scope.statements.slice(0, 30).map((row) => ({ scenario: row.sql.slice(0, 120), per_op: row.per_op })),
           ["per_op"],
         );
