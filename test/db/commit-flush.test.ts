@@ -47,7 +47,7 @@ async function commitSettingAfter(work: (client: pg.PoolClient) => Promise<unkno
   }
 }
 
-/** The same through TypeORM's transaction, which the event store and the trace store write with. */
+/** The same on a TypeORM query runner: the event store and the trace store write through an EntityManager. */
 async function commitSettingInTypeorm(work: (manager: DataSource["manager"]) => Promise<unknown>): Promise<string> {
   const runner = dataSource.createQueryRunner();
   try {
