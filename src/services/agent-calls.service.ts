@@ -7,6 +7,7 @@ import type { Run, RunStatus, StreamMode } from "../domain/run.js";
 import type { RunStreamEvent } from "../domain/run-event.js";
 import { assistantsService } from "./assistants.service.js";
 import { runResultsService, type RunResult } from "./run-results.service.js";
+import type { RunStreamEvents } from "../streaming/read-run-stream.js";
 import { runRequestOf, type RunCreateRequest } from "../domain/run-request.js";
 import { cancelRuns } from "./run-lifecycle/cancel-run.js";
 import { createRun } from "./run-lifecycle/create-run.js";
@@ -49,6 +50,9 @@ const PAGE_SIZE = 100;
 const A2A_CONTEXT_SECRET = "a2a-context-ids";
 
 /** The run an MCP tool call or an A2A message starts, through the domain's run-request rules and defaults. */
+/** The stream modes agent calls run with and follow: the state after each step, and each step's update. */
+const FOLLOWED_MODES: StreamMode[] = ["values", "updates"];
+
 function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): RunCreateRequest {
   const configurable = call.headers && Object.keys(call.headers).length > 0 ? { configurable: call.headers } : null;
   return runRequestOf({
@@ -107,8 +111,11 @@ export const agentCallsService = {
     call: AgentCallInput,
     options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
   ): Promise<AgentCallResult> {
-    const run = await createRun(ctx, runInput(call, null, ["values", "updates"]));
-    return readToEnd(ctx, run, options);
+    // The stream is opened before the run is queued: a stateless run's row and events go with its
+    // thread as soon as it ends, and a stream opened after that (a quick graph, a loaded
+    // process) found nothing, not even how it ended.
+    const { run, events } = await runResultsService.createAndStream(ctx, runInput(call, null, FOLLOWED_MODES), { modes: FOLLOWED_MODES, signal: options.signal });
+    return readToEnd(ctx, run, { ...options, events });
   },
 
   /**
@@ -120,7 +127,7 @@ export const agentCallsService = {
     // Context names are per user under custom auth (domain/ids.ts); operators share one space.
     const userIdentity = ctx.actor.kind === "user" ? ctx.actor.user?.identity : undefined;
     const serverKey = await ctx.db.serverSecret(A2A_CONTEXT_SECRET);
-    return createRun(ctx, runInput(call, threadIdForContext(serverKey, call.contextId, userIdentity), ["values", "updates"]));
+    return createRun(ctx, runInput(call, threadIdForContext(serverKey, call.contextId, userIdentity), FOLLOWED_MODES));
   },
 
   /** Reads a run's stream (stored events, then live ones) to its end. */
@@ -132,9 +139,9 @@ export const agentCallsService = {
 async function readToEnd(
   ctx: ServiceContext,
   run: Run,
-  options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void } = {},
+  options: { signal?: AbortSignal; onEvent?: (event: RunStreamEvent) => void; events?: RunStreamEvents } = {},
 ): Promise<AgentCallResult> {
-  const events = followRun(ctx, run, options.signal);
+  const events = followRun(ctx, run, options.signal, options.events);
   for (;;) {
     const next = await events.next();
     if (next.done) return next.value;
@@ -144,9 +151,15 @@ async function readToEnd(
 
 /**
  * A run's `values` and `updates` events as they come (stored ones first), returning how it ended.
- * Aborting `signal` cancels the run: its caller is gone.
+ * Aborting `signal` cancels the run: its caller is gone. `opened`: the run's stream, when it was
+ * opened before the run was queued (runResultsService.createAndStream).
  */
-async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): AsyncGenerator<RunStreamEvent, AgentCallResult, undefined> {
+async function* followRun(
+  ctx: ServiceContext,
+  run: Run,
+  signal?: AbortSignal,
+  opened?: RunStreamEvents,
+): AsyncGenerator<RunStreamEvent, AgentCallResult, undefined> {
   const cancel = () =>
     void cancelRuns(ctx, { runIds: [run.runId], action: "interrupt" }).catch((error: unknown) => {
       ctx.log.error({ err: coerceError(error), runId: run.runId }, "could not cancel a run whose caller went away; it runs on");
@@ -155,7 +168,7 @@ async function* followRun(ctx: ServiceContext, run: Run, signal?: AbortSignal): 
   let values: RunResult = {};
   let error: AgentCallResult["error"] = null;
   let heardStatus: RunStatus | null;
-  const events = runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: ["values", "updates"], signal });
+  const events = opened ?? runResultsService.stream(ctx, { runId: run.runId, threadId: run.threadId, modes: FOLLOWED_MODES, signal });
   try {
     for (;;) {
       const next = await events.next();

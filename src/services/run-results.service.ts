@@ -44,10 +44,10 @@ const FIRST_ATTEMPT = 1;
 const FIRST_SEQ = 1;
 
 /** `first`, then the reader's events; stops the reader however it ends (even before its first read). */
-async function* startingWith(first: RunStreamEvent, reader: RunStreamReader): AsyncGenerator<RunStreamEvent> {
+async function* startingWith(first: RunStreamEvent, reader: RunStreamReader): RunStreamEvents {
   try {
     yield first;
-    yield* reader.events;
+    return yield* reader.events;
   } finally {
     reader.close();
   }
@@ -168,7 +168,7 @@ export const runResultsService = {
     ctx: ServiceContext,
     request: RunCreateRequest,
     options: { modes?: readonly string[]; signal?: AbortSignal } = {},
-  ): Promise<{ run: Run; events: AsyncGenerator<RunStreamEvent> }> {
+  ): Promise<{ run: Run; events: RunStreamEvents }> {
     let reader: RunStreamReader | undefined;
     const open = (run: Run) =>
       openRunStream(streamSources(ctx), { runId: run.runId, threadId: run.threadId, ...options, afterSeq: FIRST_SEQ, openedBeforeQueued: true });
