@@ -49,10 +49,10 @@ const PAGE_SIZE = 100;
 /** The server secret A2A context names are keyed with (domain/ids.ts threadIdForContext). */
 const A2A_CONTEXT_SECRET = "a2a-context-ids";
 
-/** The run an MCP tool call or an A2A message starts, through the domain's run-request rules and defaults. */
 /** The stream modes agent calls run with and follow: the state after each step, and each step's update. */
 const FOLLOWED_MODES: StreamMode[] = ["values", "updates"];
 
+/** The run an MCP tool call or an A2A message starts, through the domain's run-request rules and defaults. */
 function runInput(call: AgentCallInput, threadId: string | null, streamModes: StreamMode[]): RunCreateRequest {
   const configurable = call.headers && Object.keys(call.headers).length > 0 ? { configurable: call.headers } : null;
   return runRequestOf({
